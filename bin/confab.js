@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Runs the compiled CLI when present, otherwise the TypeScript sources through tsx.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const built = join(root, 'dist', 'src', 'main.js');
+if (existsSync(built)) {
+  await import(pathToFileURL(built).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(root, 'src', 'main.ts')).href);
+}

@@ -1,0 +1,50 @@
+// Every state change runs through runAction: one transaction, a pinned "now", and an
+// event buffer that reaches the bus only after commit (and is dropped on rollback).
+import type { RealmRow, Tx, UserRow } from '../db/schema.js';
+import { withTransaction } from '../db/transaction.js';
+import type { Delivery } from '../events/bus.js';
+import type { Services } from '../services.js';
+
+export class EventBuffer {
+  readonly pending: Delivery[] = [];
+  constructor(private readonly check: boolean) {}
+
+  send(event: Record<string, unknown>, users: Iterable<number>): void {
+    const list = [...new Set(users)];
+    if (list.length === 0) return;
+    this.pending.push({ event: this.check ? JSON.parse(JSON.stringify(event)) : event, users: list });
+  }
+}
+
+export interface ActionContext {
+  tx: Tx;
+  /** UNIX seconds, fixed for the whole action. */
+  now: number;
+  actor: UserRow;
+  realm: RealmRow;
+  events: EventBuffer;
+  services: Services;
+}
+
+/** Like ActionContext, for changes made by the system itself (seeding, CLI, realm creation). */
+export type SystemContext = Omit<ActionContext, 'actor' | 'realm'>;
+
+export async function runSystemAction<T>(services: Services, work: (ctx: SystemContext) => Promise<T>): Promise<T> {
+  const events = new EventBuffer(services.checkEvents ?? false);
+  let result!: T;
+  await withTransaction(services.db, async (tx) => {
+    events.pending.length = 0;
+    result = await work({ tx, now: Math.floor(services.clock.now()), events, services });
+  });
+  if (events.pending.length > 0) services.bus.publish(events.pending);
+  return result;
+}
+
+export function runAction<T>(
+  services: Services,
+  actor: UserRow,
+  realm: RealmRow,
+  work: (ctx: ActionContext) => Promise<T>,
+): Promise<T> {
+  return runSystemAction(services, (ctx) => work({ ...ctx, actor, realm }));
+}

@@ -1,0 +1,75 @@
+// Creating an organization: the realm, its system groups, its notification bot, its owner
+// and a default "general" stream.
+import type { RealmRow, UserRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
+import type { SystemContext } from './context.js';
+import { doCreateStream } from './stream-create.js';
+import { bulkAddSubscriptions } from './subscriptions.js';
+import { doCreateUser } from './user-create.js';
+
+export interface NewRealmSpec {
+  name: string;
+  url: string;
+  stringId?: string;
+  owner: { email: string; fullName: string; password?: string | null };
+  /** Create the "general" default stream (default true). */
+  withGeneralStream?: boolean;
+}
+
+export async function doCreateRealm(ctx: SystemContext, spec: NewRealmSpec): Promise<{ realm: RealmRow; owner: UserRow }> {
+  if (spec.name.trim() === '') throw new ApiError('Organization name cannot be blank');
+  const url = spec.url.replace(/\/$/, '');
+  const values = {
+    string_id: spec.stringId ?? '',
+    name: spec.name.trim(),
+    description: '',
+    url,
+    date_created: ctx.now,
+    deactivated: 0,
+    settings: '{}',
+    notification_bot_id: null,
+  };
+  const { id } = await ctx.tx.insertInto('realm').values(values).returning('id').executeTakeFirstOrThrow();
+  let realm: RealmRow = { ...values, id };
+  for (const group of SYSTEM_GROUPS) {
+    await ctx.tx
+      .insertInto('user_group')
+      .values({ realm_id: id, name: group.name, description: group.description, is_system_group: 1 })
+      .execute();
+  }
+  const host = safeHost(url);
+  const bot = await doCreateUser(ctx, realm, {
+    email: `notification-bot@${host}`,
+    fullName: 'Notification Bot',
+    role: Role.MEMBER,
+    isBot: true,
+    botType: 1,
+  });
+  await ctx.tx.updateTable('realm').set({ notification_bot_id: bot.id }).where('id', '=', id).execute();
+  realm = { ...realm, notification_bot_id: bot.id };
+  const owner = await doCreateUser(ctx, realm, {
+    email: spec.owner.email,
+    fullName: spec.owner.fullName,
+    role: Role.OWNER,
+    password: spec.owner.password ?? null,
+  });
+  if (spec.withGeneralStream ?? true) {
+    const general = await doCreateStream(ctx, realm, {
+      name: 'general',
+      description: 'Everyone is added to this channel by default.',
+      isDefault: true,
+      creatorId: owner.id,
+    });
+    await bulkAddSubscriptions(ctx, realm, [general], [owner]);
+  }
+  return { realm, owner };
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    throw new ApiError(`Invalid organization URL '${url}'`);
+  }
+}

@@ -1,0 +1,44 @@
+// buildApp(services) -> a Fastify instance with every route; it never listens (server.ts does).
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MethodNotAllowedError } from './errors.js';
+import { installErrorHandling, sendApiError } from './http/error-handler.js';
+import type { Method } from './http/endpoint.js';
+import { routes } from './routes.js';
+import type { Services } from './services.js';
+
+export const API_PREFIX = '/api/v1';
+const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    trustProxy: true,
+    bodyLimit: 25 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    ...options,
+  });
+  installErrorHandling(app);
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024 } });
+  // Bodies of other types carry no parameters; read and drop them rather than refuse the request.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+
+  const methodsByUrl = new Map<string, Method[]>();
+  for (const route of routes) {
+    app.route({ method: route.method, url: API_PREFIX + route.url, handler: route.build(services) });
+    methodsByUrl.set(route.url, [...(methodsByUrl.get(route.url) ?? []), route.method]);
+  }
+  // A known path with an unsupported method answers 405 with the methods it does support.
+  for (const [url, allowed] of methodsByUrl) {
+    const others = METHODS.filter((m) => !allowed.includes(m));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url: API_PREFIX + url,
+      handler: (_req, reply) => sendApiError(reply, new MethodNotAllowedError(allowed)),
+    });
+  }
+  return app;
+}

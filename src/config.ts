@@ -1,0 +1,81 @@
+// One typed configuration with every default. Flags win over CONFAB_* environment variables.
+import { resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Folder of the embedded SQLite store (confab.db). */
+  dataDir: string;
+  /** postgres://... selects PostgreSQL instead of the embedded store. */
+  databaseUrl: string | null;
+  /** Development mode: dev endpoints on, and a seeded demo organization on an empty store. */
+  dev: boolean;
+  /** Public URL of the server; defaults to http://host:port. */
+  externalUrl: string | null;
+  logLevel: string;
+  /** Long-poll heartbeat window in seconds (a random point between min and max). */
+  heartbeatMinSeconds: number;
+  heartbeatMaxSeconds: number;
+  /** Idle event queues are collected after this many seconds. */
+  queueIdleSeconds: number;
+  redisUrl: string | null;
+}
+
+export const defaultConfig: Config = {
+  host: '127.0.0.1',
+  port: 9991,
+  dataDir: './data',
+  databaseUrl: null,
+  dev: false,
+  externalUrl: null,
+  logLevel: 'info',
+  heartbeatMinSeconds: 45,
+  heartbeatMaxSeconds: 55,
+  queueIdleSeconds: 600,
+  redisUrl: null,
+};
+
+type Key = keyof Config;
+const FLAGS: Record<string, Key> = {
+  host: 'host',
+  port: 'port',
+  'data-dir': 'dataDir',
+  'database-url': 'databaseUrl',
+  dev: 'dev',
+  'external-url': 'externalUrl',
+  'log-level': 'logLevel',
+  'redis-url': 'redisUrl',
+};
+
+function coerce(key: Key, value: string): Config[Key] {
+  const current = defaultConfig[key];
+  if (typeof current === 'number') {
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new Error(`--${key} needs a number, got '${value}'`);
+    return n;
+  }
+  if (typeof current === 'boolean') return value !== 'false' && value !== '0' && value !== '';
+  return value;
+}
+
+/** Builds a Config from parsed CLI flags and the environment (CONFAB_PORT, CONFAB_DATABASE_URL, ...). */
+export function loadConfig(flags: Record<string, string | boolean>, env: NodeJS.ProcessEnv = process.env): Config {
+  const config: Config = { ...defaultConfig };
+  const set = (key: Key, value: string) => {
+    (config as unknown as Record<string, unknown>)[key] = coerce(key, value);
+  };
+  for (const [flag, key] of Object.entries(FLAGS)) {
+    const envValue = env[`CONFAB_${flag.toUpperCase().replace(/-/g, '_')}`];
+    if (envValue !== undefined) set(key, envValue);
+  }
+  for (const [flag, value] of Object.entries(flags)) {
+    const key = FLAGS[flag];
+    if (key) set(key, value === true ? 'true' : String(value));
+  }
+  config.dataDir = resolve(config.dataDir);
+  return config;
+}
+
+export function externalUrl(config: Config): string {
+  return (config.externalUrl ?? `http://${config.host}:${config.port}`).replace(/\/$/, '');
+}

@@ -1,0 +1,177 @@
+// The typed picture of both stores. Booleans are stored as 0/1 integers on both
+// dialects, timestamps as integer UNIX seconds, settings as JSON text.
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  url: string;
+  date_created: number;
+  deactivated: number;
+  /** JSON object of realm settings that differ from lib/realm-settings defaults. */
+  settings: string;
+  notification_bot_id: number | null;
+}
+
+export interface UserProfileTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  api_key: string;
+  password_hash: string | null;
+  date_joined: number;
+  timezone: string;
+  avatar_source: string;
+  avatar_version: number;
+  /** JSON object of personal settings that differ from the realm defaults at join time. */
+  settings: string;
+  recipient_id: number | null;
+}
+
+export interface RecipientTable {
+  id: Generated<number>;
+  /** 1 personal, 2 stream, 3 direct-message group. */
+  type: number;
+  type_id: number;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  is_web_public: number;
+  history_public_to_subscribers: number;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  can_remove_subscribers_group_id: number | null;
+  date_created: number;
+  deactivated: number;
+  recipient_id: number | null;
+  first_message_id: number | null;
+  creator_id: number | null;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface DirectMessageGroupTable {
+  id: Generated<number>;
+  /** Sorted, comma-joined member ids: the group's identity. */
+  huddle_hash: string;
+  group_size: number;
+  recipient_id: number | null;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  recipient_id: number;
+  active: Generated<number>;
+  is_muted: Generated<number>;
+  pin_to_top: Generated<number>;
+  color: string;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  subject: string;
+  content: string;
+  rendered_content: string;
+  rendered_content_version: number;
+  date_sent: number;
+  sending_client: string;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+  /** JSON array, newest first. */
+  edit_history: string | null;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
+  is_me_message: number;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  flags: Generated<number>;
+}
+
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  is_system_group: number;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface Database {
+  realm: RealmTable;
+  user_profile: UserProfileTable;
+  recipient: RecipientTable;
+  stream: StreamTable;
+  default_stream: DefaultStreamTable;
+  direct_message_group: DirectMessageGroupTable;
+  subscription: SubscriptionTable;
+  message: MessageTable;
+  user_message: UserMessageTable;
+  reaction: ReactionTable;
+  user_group: UserGroupTable;
+  user_group_member: UserGroupMemberTable;
+}
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Anything queries can run on: the database or an open transaction. */
+export type DbOrTx = Kysely<Database>;
+
+export type RealmRow = Selectable<RealmTable>;
+export type UserRow = Selectable<UserProfileTable>;
+export type StreamRow = Selectable<StreamTable>;
+export type RecipientRow = Selectable<RecipientTable>;
+export type SubscriptionRow = Selectable<SubscriptionTable>;
+export type MessageRow = Selectable<MessageTable>;
+export type UserMessageRow = Selectable<UserMessageTable>;
+export type ReactionRow = Selectable<ReactionTable>;
+export type UserGroupRow = Selectable<UserGroupTable>;
+export type NewMessage = Insertable<MessageTable>;
+export type NewUser = Insertable<UserProfileTable>;
+export type UserUpdate = Updateable<UserProfileTable>;
+export type StreamUpdate = Updateable<StreamTable>;
+
+export const RecipientType = { PERSONAL: 1, STREAM: 2, DIRECT_MESSAGE_GROUP: 3 } as const;

@@ -1,0 +1,148 @@
+// Every error a client can be shown. Code throws these; one handler renders
+// them as {result: "error", msg, code, ...data} (see http/error-handler.ts).
+
+export type ErrorData = Record<string, unknown>;
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly data: ErrorData;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    msg: string,
+    options: { code?: string; status?: number; data?: ErrorData; headers?: Record<string, string> } = {},
+  ) {
+    super(msg);
+    this.code = options.code ?? 'BAD_REQUEST';
+    this.status = options.status ?? 400;
+    this.data = options.data ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  body(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.data };
+  }
+}
+
+export const badRequest = (msg: string, data?: ErrorData) => new ApiError(msg, { data });
+
+export class RequestVariableMissingError extends ApiError {
+  constructor(varName: string) {
+    super(`Missing '${varName}' argument`, { code: 'REQUEST_VARIABLE_MISSING', data: { var_name: varName } });
+  }
+}
+
+export class RequestConfusingVarError extends ApiError {
+  constructor(varName: string, alias: string) {
+    super(`Can't decide between '${varName}' and '${alias}' arguments`, {
+      code: 'REQUEST_CONFUSING_VAR',
+      data: { var_name: varName },
+    });
+  }
+}
+
+export class InvalidJsonError extends ApiError {
+  constructor() {
+    super('Malformed JSON', { code: 'INVALID_JSON' });
+  }
+}
+
+export const BASIC_AUTH_HEADER = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+/** Every credential failure over HTTP Basic is a 401 UNAUTHORIZED carrying the specific text. */
+export class UnauthorizedError extends ApiError {
+  constructor(msg = 'Not logged in: API authentication or user session required') {
+    super(msg, { code: 'UNAUTHORIZED', status: 401, headers: BASIC_AUTH_HEADER });
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(msg = 'Not Found') {
+    super(msg, { status: 404 });
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(allowed: string[]) {
+    super('Method Not Allowed', { status: 405, data: { allowed_methods: allowed } });
+  }
+}
+
+export class UnauthorizedPrincipalError extends ApiError {
+  constructor(msg = 'Must be an organization administrator') {
+    super(msg, { code: 'UNAUTHORIZED_PRINCIPAL' });
+  }
+}
+
+export class BadNarrowError extends ApiError {
+  constructor(desc: string) {
+    super(`Invalid narrow operator: ${desc}`, { code: 'BAD_NARROW', data: { desc } });
+  }
+}
+
+export class StreamDoesNotExistError extends ApiError {
+  constructor(stream: string) {
+    super(`Channel '${stream}' does not exist`, { code: 'STREAM_DOES_NOT_EXIST', data: { stream } });
+  }
+}
+
+export class StreamIdDoesNotExistError extends ApiError {
+  constructor(streamId: number | string) {
+    super(`Channel with ID '${streamId}' does not exist`, {
+      code: 'STREAM_DOES_NOT_EXIST',
+      data: { stream_id: typeof streamId === 'number' ? streamId : Number(streamId) },
+    });
+  }
+}
+
+export class InvalidMessageError extends ApiError {
+  constructor() {
+    super('Invalid message(s)');
+  }
+}
+
+export class CannotDeactivateLastUserError extends ApiError {
+  constructor(isLastOwner: boolean) {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    super(`Cannot deactivate the only ${entity}`, {
+      code: 'CANNOT_DEACTIVATE_LAST_USER',
+      data: { is_last_owner: isLastOwner, entity },
+    });
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super('API usage exceeded rate limit', {
+      code: 'RATE_LIMIT_HIT',
+      status: 429,
+      data: { 'retry-after': retryAfterSeconds },
+      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+    });
+  }
+}
+
+export class InvalidApiKeyError extends ApiError {
+  constructor() {
+    super('Invalid API key', { code: 'INVALID_API_KEY', status: 401 });
+  }
+}
+
+export class UserDeactivatedError extends ApiError {
+  constructor() {
+    super('Account is deactivated', { code: 'USER_DEACTIVATED', status: 401 });
+  }
+}
+
+export class RealmDeactivatedError extends ApiError {
+  constructor() {
+    super('This organization has been deactivated', { code: 'REALM_DEACTIVATED', status: 401 });
+  }
+}
+
+export class AuthenticationFailedError extends ApiError {
+  constructor() {
+    super('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 });
+  }
+}

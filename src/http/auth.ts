@@ -1,0 +1,66 @@
+// HTTP Basic authentication: "email:api_key". Every failure is a 401 UNAUTHORIZED carrying
+// the specific reason, with the WWW-Authenticate header, as the reference server does.
+import { sql } from 'kysely';
+import type { RealmRow, UserRow } from '../db/schema.js';
+import { ApiError, UnauthorizedError } from '../errors.js';
+import { API_KEY_LENGTH, safeEqual } from '../lib/credentials.js';
+import { getRealmForHost } from '../queries/realms.js';
+import type { Services } from '../services.js';
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+export function parseBasicAuth(header: string | undefined): Credentials {
+  if (!header) throw new UnauthorizedError();
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== 'basic') throw new ApiError('This endpoint requires HTTP basic authentication.');
+  const decoded = Buffer.from(encoded ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (!encoded || colon < 0) throw new UnauthorizedError('Invalid authorization header for basic auth');
+  return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
+}
+
+export interface Authenticated {
+  user: UserRow;
+  realm: RealmRow;
+}
+
+export async function authenticate(
+  services: Services,
+  header: string | undefined,
+  host: string | undefined,
+): Promise<Authenticated> {
+  const { email, apiKey } = parseBasicAuth(header);
+  if (apiKey.length !== API_KEY_LENGTH) throw new UnauthorizedError('Malformed API key');
+  const realm = await getRealmForHost(services.db, host);
+  if (!realm) throw new UnauthorizedError('Invalid API key');
+  const lowered = email.toLowerCase();
+  const user = await services.db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where((eb) => eb.or([eb(sql`lower(email)`, '=', lowered), eb(sql`lower(delivery_email)`, '=', lowered)]))
+    .executeTakeFirst();
+  if (!user || !safeEqual(user.api_key, apiKey)) {
+    if (!user && (await existsInAnotherRealm(services, realm.id, lowered, apiKey))) {
+      throw new UnauthorizedError('Account is not associated with this subdomain');
+    }
+    throw new UnauthorizedError('Invalid API key');
+  }
+  if (realm.deactivated) throw new UnauthorizedError('This organization has been deactivated');
+  if (!user.is_active) throw new UnauthorizedError('Account is deactivated');
+  return { user, realm };
+}
+
+async function existsInAnotherRealm(services: Services, realmId: number, email: string, apiKey: string) {
+  const other = await services.db
+    .selectFrom('user_profile')
+    .select('api_key')
+    .where('realm_id', '<>', realmId)
+    .where('api_key', '=', apiKey)
+    .where(sql`lower(delivery_email)`, '=', email)
+    .executeTakeFirst();
+  return other !== undefined;
+}

@@ -1,0 +1,81 @@
+// The shape of one endpoint file, and the wrapper that turns it into a Fastify handler:
+// authenticate, parse parameters by Zulip's conventions, call the handler, reply.
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { RealmRow, UserRow } from '../db/schema.js';
+import { getRealmForHost } from '../queries/realms.js';
+import type { Services } from '../services.js';
+import { authenticate } from './auth.js';
+import { collectRaw, type ParamShape, type ParamValues, parseParams } from './params.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Json = Record<string, unknown>;
+
+export interface UserContext<P> {
+  params: P;
+  user: UserRow;
+  realm: RealmRow;
+  services: Services;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface PublicContext<P> extends Omit<UserContext<P>, 'user' | 'realm'> {
+  realm: RealmRow | undefined;
+}
+
+export interface Endpoint {
+  method: Method;
+  url: string;
+  build(services: Services): RouteHandlerMethod;
+}
+
+function reply(res: FastifyReply, body: Json, ignored: string[]) {
+  if (res.sent) return res;
+  const out: Json = { result: 'success', msg: '', ...body };
+  if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
+  return res.send(out);
+}
+
+function rawParams(req: FastifyRequest) {
+  return collectRaw(req.query, req.body);
+}
+
+/** An endpoint that needs an authenticated user (the default for the API). */
+export function endpoint<S extends ParamShape>(def: {
+  method: Method;
+  url: string;
+  params: S;
+  handler(ctx: UserContext<ParamValues<S>>): Promise<Json> | Json;
+}): Endpoint {
+  return {
+    method: def.method,
+    url: def.url,
+    build: (services) =>
+      async function handle(req, res) {
+        const { user, realm } = await authenticate(services, req.headers.authorization, req.headers.host);
+        const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
+        const body = await def.handler({ params: values, user, realm, services, req, reply: res });
+        return reply(res, body, ignored);
+      },
+  };
+}
+
+/** An endpoint anyone may call (server settings, fetching an API key). */
+export function publicEndpoint<S extends ParamShape>(def: {
+  method: Method;
+  url: string;
+  params: S;
+  handler(ctx: PublicContext<ParamValues<S>>): Promise<Json> | Json;
+}): Endpoint {
+  return {
+    method: def.method,
+    url: def.url,
+    build: (services) =>
+      async function handle(req, res) {
+        const realm = await getRealmForHost(services.db, req.headers.host);
+        const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
+        const body = await def.handler({ params: values, realm, services, req, reply: res });
+        return reply(res, body, ignored);
+      },
+  };
+}

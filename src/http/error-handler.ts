@@ -1,0 +1,34 @@
+// Renders every failure as {result: "error", msg, code, ...}: our ApiErrors as they are,
+// Fastify's own request errors as 4xx, and anything unexpected as a logged 500.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, InvalidJsonError, NotFoundError } from '../errors.js';
+
+function send(reply: FastifyReply, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.status(error.status).send(error.body());
+}
+
+export function toApiError(error: FastifyError | Error): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new InvalidJsonError();
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(error.message, { status });
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError) return send(reply, apiError);
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .status(500)
+      .send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+  });
+  app.setNotFoundHandler((_request, reply) => send(reply, new NotFoundError()));
+}
+
+export { send as sendApiError };

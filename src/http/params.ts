@@ -1,0 +1,214 @@
+// Zulip's parameter conventions: values arrive as strings (query string, form or multipart);
+// integers, booleans, arrays and objects are JSON inside those strings; some names have aliases;
+// anything not declared is reported back in ignored_parameters_unsupported.
+import type { z } from 'zod';
+import { ApiError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
+
+export type RawParams = Record<string, string>;
+
+type Parser<T> = (raw: string, name: string) => T;
+
+export class Param<T> {
+  constructor(
+    readonly parse: Parser<T>,
+    readonly required = true,
+    readonly fallback: (() => T) | undefined = undefined,
+    readonly aliases: readonly string[] = [],
+    readonly inPath = false,
+  ) {}
+
+  optional(): Param<T | undefined> {
+    return new Param<T | undefined>(this.parse, false, () => undefined, this.aliases, this.inPath);
+  }
+
+  default(value: T): Param<T> {
+    return new Param(this.parse, false, () => value, this.aliases, this.inPath);
+  }
+
+  alias(...names: string[]): Param<T> {
+    return new Param(this.parse, this.required, this.fallback, [...this.aliases, ...names], this.inPath);
+  }
+
+  /** Further checks or conversion of the parsed value. */
+  then<U>(next: (value: T, name: string) => U): Param<U> {
+    const parse = this.parse;
+    return new Param<U>((raw, name) => next(parse(raw, name), name), this.required, undefined, this.aliases, this.inPath);
+  }
+}
+
+export type ParamShape = Record<string, Param<unknown>>;
+export type ParamValues<S extends ParamShape> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
+
+const invalid = (msg: string) => new ApiError(msg);
+
+function parseJson(raw: string, name: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalid(`${name} is not valid JSON`);
+  }
+}
+
+interface StringOptions {
+  maxLength?: number;
+  /** Reject empty (after trimming) values with "x cannot be blank". */
+  notBlank?: boolean;
+}
+
+function checkInt(value: unknown, name: string, min?: number, max?: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(`${name} is not an integer`);
+  if (min !== undefined && value < min) throw invalid(`${name} is too small`);
+  if (max !== undefined && value > max) throw invalid(`${name} is too large`);
+  return value;
+}
+
+export const p = {
+  /** A plain string, taken as sent. */
+  string(options: StringOptions = {}): Param<string> {
+    return new Param((raw, name) => {
+      if (options.notBlank && raw.trim() === '') throw invalid(`${name} cannot be blank`);
+      if (options.maxLength !== undefined && [...raw].length > options.maxLength) {
+        throw invalid(`${name} is too long (limit: ${options.maxLength} characters)`);
+      }
+      return raw;
+    });
+  },
+
+  /** A JSON integer. */
+  int(options: { min?: number; max?: number } = {}): Param<number> {
+    return new Param((raw, name) => checkInt(parseJson(raw, name), name, options.min, options.max));
+  },
+
+  /** A JSON boolean. */
+  bool(): Param<boolean> {
+    return new Param((raw, name) => {
+      const value = parseJson(raw, name);
+      if (typeof value !== 'boolean') throw invalid(`${name} is not a boolean`);
+      return value;
+    });
+  },
+
+  /** One of a fixed set of string values. */
+  choice<const V extends string>(values: readonly V[]): Param<V> {
+    return new Param((raw, name) => {
+      if (!(values as readonly string[]).includes(raw)) throw invalid(`Invalid ${name}`);
+      return raw as V;
+    });
+  },
+
+  /** A JSON value checked by a zod schema. */
+  json<S extends z.ZodType>(schema: S): Param<z.output<S>> {
+    return new Param((raw, name) => {
+      const value = parseJson(raw, name);
+      const result = schema.safeParse(value);
+      if (!result.success) throw invalid(zodMessage(result.error.issues[0]!, name));
+      return result.data;
+    });
+  },
+
+  /** The raw string, for parameters whose form the endpoint decides (anchor, to). */
+  raw(): Param<string> {
+    return new Param((raw) => raw);
+  },
+
+  /** An integer path segment; anything else is an unknown URL. */
+  pathInt(): Param<number> {
+    return new Param(
+      (raw) => {
+        if (!/^[0-9]{1,15}$/.test(raw)) throw new NotFoundError();
+        return Number(raw);
+      },
+      true,
+      undefined,
+      [],
+      true,
+    );
+  },
+
+  pathString(): Param<string> {
+    return new Param((raw) => raw, true, undefined, [], true);
+  },
+};
+
+type Issue = z.core.$ZodIssue;
+
+/** Zulip's wording for a failed check, with the path of the offending element (to[1], narrow[0]["operand"]). */
+export function zodMessage(issue: Issue, name: string): string {
+  const varName = name + issue.path.map((key) => `[${JSON.stringify(key)}]`).join('');
+  switch (issue.code) {
+    case 'invalid_type': {
+      const expected = String(issue.expected);
+      if (expected === 'int' || expected === 'number') return `${varName} is not an integer`;
+      if (expected === 'string') return `${varName} is not a string`;
+      if (expected === 'boolean') return `${varName} is not a boolean`;
+      if (expected === 'array') return `${varName} is not a list`;
+      if (expected === 'object' || expected === 'record') return `${varName} is not a dict`;
+      return `${varName} is not valid`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return issue.minimum === 1 ? `${varName} cannot be blank` : `${varName} is too short.`;
+      if (issue.origin === 'array') return `${varName} is too short.`;
+      return `${varName} is too small`;
+    case 'too_big':
+      if (issue.origin === 'string') return `${varName} is too long (limit: ${issue.maximum} characters)`;
+      return `${varName} is too large`;
+    case 'invalid_value':
+    case 'invalid_union':
+      return `Invalid ${varName}`;
+    case 'unrecognized_keys':
+      return `Argument "${issue.keys[0]}" at ${varName} is unexpected`;
+    case 'custom':
+      return issue.message.replace('{var_name}', varName);
+    default:
+      return `Invalid ${varName}`;
+  }
+}
+
+/** Flattens query string and body into one name -> string map (the last of repeated values wins). */
+export function collectRaw(query: unknown, body: unknown): RawParams {
+  const out: RawParams = {};
+  for (const source of [query, body]) {
+    if (!source || typeof source !== 'object') continue;
+    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+      const last = Array.isArray(value) ? value[value.length - 1] : value;
+      if (last === undefined) continue;
+      out[key] = typeof last === 'string' ? last : JSON.stringify(last);
+    }
+  }
+  return out;
+}
+
+export function parseParams<S extends ParamShape>(
+  shape: S,
+  raw: RawParams,
+  path: Record<string, string>,
+): { values: ParamValues<S>; ignored: string[] } {
+  const values: Record<string, unknown> = {};
+  const used = new Set<string>();
+  for (const [name, param] of Object.entries(shape)) {
+    if (param.inPath) {
+      values[name] = param.parse(path[name] ?? '', name);
+      continue;
+    }
+    let key: string | undefined = name in raw ? name : undefined;
+    for (const alias of param.aliases) {
+      if (!(alias in raw)) continue;
+      if (key !== undefined) throw new RequestConfusingVarError(name, alias);
+      key = alias;
+    }
+    if (key === undefined) {
+      if (param.required) throw new RequestVariableMissingError(name);
+      values[name] = param.fallback?.();
+      continue;
+    }
+    used.add(key);
+    values[name] = param.parse(raw[key]!, name);
+  }
+  const ignored = Object.keys(raw).filter((key) => !used.has(key) && !isDeclared(shape, key));
+  return { values: values as ParamValues<S>, ignored };
+}
+
+function isDeclared(shape: ParamShape, key: string): boolean {
+  if (key in shape) return true;
+  return Object.values(shape).some((param) => param.aliases.includes(key));
+}

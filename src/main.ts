@@ -1,0 +1,131 @@
+// The confab command: serve, migrate, create-realm, create-user, api-key.
+import { parseArgs } from 'node:util';
+import { runSystemAction } from './actions/context.js';
+import { doCreateRealm } from './actions/realm-create.js';
+import { doCreateUser } from './actions/user-create.js';
+import { loadConfig } from './config.js';
+import { generateApiKey } from './lib/credentials.js';
+import { ROLE_VALUES, Role } from './lib/roles.js';
+import { listRealms } from './queries/realms.js';
+import { getUserByEmail } from './queries/users.js';
+import { openServices, startServer } from './server.js';
+
+const USAGE = `Usage: confab <command> [options]
+
+Commands:
+  serve          Start the server (default)
+  migrate        Bring the store's schema up to date
+  create-realm   --name NAME --url URL --owner-email EMAIL --owner-name NAME [--owner-password PW]
+  create-user    --email EMAIL --name NAME [--role owner|admin|moderator|member|guest] [--password PW] [--realm URL]
+  api-key        --email EMAIL [--rotate] [--realm URL]
+
+Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
+  --host HOST            (default 127.0.0.1)
+  --port PORT            (default 9991)
+  --data-dir DIR         embedded store folder (default ./data)
+  --database-url URL     postgres://... to use PostgreSQL instead
+  --external-url URL     public URL of the server
+  --dev                  development mode: dev endpoints and a seeded demo organization
+  --log-level LEVEL      (default info)
+`;
+
+const ROLE_NAMES: Record<string, number> = {
+  owner: Role.OWNER,
+  admin: Role.ADMINISTRATOR,
+  administrator: Role.ADMINISTRATOR,
+  moderator: Role.MODERATOR,
+  member: Role.MEMBER,
+  guest: Role.GUEST,
+};
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' },
+      'database-url': { type: 'string' }, 'external-url': { type: 'string' }, dev: { type: 'boolean' },
+      'log-level': { type: 'string' }, 'redis-url': { type: 'string' },
+      name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
+      password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
+      'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0] ?? 'serve';
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig(values as Record<string, string | boolean>);
+
+  if (command === 'serve') {
+    const server = await startServer(config);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => void server.stop().then(() => process.exit(0)));
+    }
+    return;
+  }
+
+  const services = await openServices(config);
+  try {
+    if (command === 'migrate') {
+      console.log('The store is up to date.');
+    } else if (command === 'create-realm') {
+      const { name, url } = values;
+      const email = values['owner-email'];
+      const ownerName = values['owner-name'];
+      if (!name || !url || !email || !ownerName) fail(USAGE);
+      const { owner, realm } = await runSystemAction(services, async (ctx) =>
+        doCreateRealm(ctx, {
+          name,
+          url,
+          stringId: (await listRealms(ctx.tx)).length === 0 ? '' : new URL(url).hostname.split('.')[0],
+          owner: { email, fullName: ownerName, password: values['owner-password'] ?? null },
+        }),
+      );
+      console.log(`Created organization "${realm.name}" (${realm.url}).`);
+      console.log(`Owner ${owner.delivery_email}, API key: ${owner.api_key}`);
+    } else if (command === 'create-user') {
+      const { email, name } = values;
+      if (!email || !name) fail(USAGE);
+      const role = ROLE_NAMES[values.role ?? 'member'] ?? Number(values.role);
+      if (!ROLE_VALUES.includes(role)) fail(`Unknown role '${values.role}'`);
+      const realm = await pickRealm(services.db, values.realm);
+      const user = await runSystemAction(services, (ctx) =>
+        doCreateUser(ctx, realm, { email, fullName: name, role, password: values.password ?? null }),
+      );
+      console.log(`Created ${user.delivery_email} (id ${user.id}), API key: ${user.api_key}`);
+    } else if (command === 'api-key') {
+      if (!values.email) fail(USAGE);
+      const realm = await pickRealm(services.db, values.realm);
+      const user = await getUserByEmail(services.db, realm.id, values.email);
+      if (!user) fail(`No user ${values.email} in ${realm.url}`);
+      let key = user.api_key;
+      if (values.rotate) {
+        key = generateApiKey();
+        await services.db.updateTable('user_profile').set({ api_key: key }).where('id', '=', user.id).execute();
+      }
+      console.log(key);
+    } else {
+      fail(`Unknown command '${command}'.\n\n${USAGE}`);
+    }
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  } finally {
+    await services.store.close();
+  }
+}
+
+async function pickRealm(db: Parameters<typeof listRealms>[0], url: string | undefined) {
+  const realms = await listRealms(db);
+  const realm = url ? realms.find((r) => r.url === url.replace(/\/$/, '')) : realms[0];
+  if (!realm) fail(url ? `No organization at ${url}` : 'No organization yet: run confab serve or create-realm first.');
+  return realm;
+}
+
+await main();

@@ -1,0 +1,24 @@
+// What the running server holds: the store, the configuration, the clock and the event bus.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Store } from './db/connect.js';
+import type { Db } from './db/schema.js';
+import type { EventBus } from './events/bus.js';
+
+export interface Clock {
+  /** UNIX time in seconds, with fractions. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() / 1000 };
+
+export interface Services {
+  config: Config;
+  store: Store;
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  log?: FastifyBaseLogger;
+  /** Round-trip every event through JSON when it is sent, so unserializable values fail early (tests). */
+  checkEvents?: boolean;
+}

@@ -1,0 +1,63 @@
+// One running app on a fresh store, seeded with the dev organization, for a test file.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { defaultConfig } from '../../src/config.js';
+import type { Store, StoreKind } from '../../src/db/connect.js';
+import { type DevSeed, type DevUserName, seedDevRealm } from '../../src/dev-seed.js';
+import { type Delivery, LocalBus } from '../../src/events/bus.js';
+import type { Services } from '../../src/services.js';
+import { ApiClient, clientFor } from './client.js';
+import { TestClock } from './clock.js';
+import { freshStore } from './dialects.js';
+
+export const TEST_URL = 'http://confab.test';
+
+export interface TestContext {
+  dialect: StoreKind;
+  app: FastifyInstance;
+  services: Services;
+  store: Store;
+  clock: TestClock;
+  seed: DevSeed;
+  /** Every event published since the context was made (or since clearEvents). */
+  events: Delivery[];
+  clearEvents(): void;
+  as(user: DevUserName): ApiClient;
+  anonymous(): ApiClient;
+  close(): Promise<void>;
+}
+
+export async function setup(dialect: StoreKind, options: { dev?: boolean } = {}): Promise<TestContext> {
+  const store = await freshStore(dialect);
+  const clock = new TestClock();
+  const bus = new LocalBus();
+  const events: Delivery[] = [];
+  bus.subscribe((batch) => events.push(...batch));
+  const services: Services = {
+    config: { ...defaultConfig, dev: options.dev ?? true, externalUrl: TEST_URL },
+    store,
+    db: store.db,
+    clock,
+    bus,
+    checkEvents: true,
+  };
+  const seed = await seedDevRealm(services, TEST_URL);
+  events.length = 0;
+  const app = await buildApp(services);
+  return {
+    dialect,
+    app,
+    services,
+    store,
+    clock,
+    seed,
+    events,
+    clearEvents: () => void (events.length = 0),
+    as: (name) => clientFor(app, seed.users[name]),
+    anonymous: () => clientFor(app, null),
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}

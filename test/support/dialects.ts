@@ -1,0 +1,35 @@
+// Which stores the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateToLatest, openStore, type Store, type StoreKind } from '../../src/db/connect.js';
+
+export function testDialects(): StoreKind[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A fresh, migrated store: in-memory SQLite, or a new PostgreSQL schema dropped on close. */
+export async function freshStore(kind: StoreKind): Promise<Store> {
+  if (kind === 'sqlite') {
+    const store = openStore({ sqlitePath: ':memory:' });
+    await migrateToLatest(store.db);
+    return store;
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const store = openStore({ databaseUrl: url, pgSchema: schema, poolSize: 4 });
+  await migrateToLatest(store.db, schema);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}
