@@ -1,0 +1,192 @@
+// Sending a message: resolve and check the recipients, render, store the message with one
+// user_message row per recipient, and announce it with message events.
+import type { RealmRow, StreamRow, UserRow } from '../db/schema.js';
+import { RecipientType } from '../db/schema.js';
+import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
+import type { Addressee } from '../lib/addressee.js';
+import { renderMarkdown } from '../lib/markdown/index.js';
+import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
+import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
+import { messageDict } from '../lib/message-format.js';
+import { canSeeStream } from '../lib/permissions.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { isAdmin, isModerator } from '../lib/roles.js';
+import { loadMessageParts } from '../queries/message-dicts.js';
+import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
+import { getStreamById, getStreamByName, isSubscribed, subscriberIds } from '../queries/streams.js';
+import type { ActionContext } from './context.js';
+import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
+
+export interface SendMessageSpec {
+  addressee: Addressee;
+  content: string;
+  client: string;
+  readBySender: boolean;
+  /** Echoed as local_message_id to the sender's own queue. */
+  localId?: string;
+  queueId?: string;
+}
+
+interface Destination {
+  recipientId: number;
+  recipientType: number;
+  stream?: StreamRow;
+  topic: string;
+  /** Everyone who receives the message, the sender included. */
+  userIds: number[];
+}
+
+async function resolveDirectUsers(ctx: ActionContext, addressee: Extract<Addressee, { kind: 'direct' }>): Promise<UserRow[]> {
+  const realmId = ctx.realm.id;
+  if (addressee.userIds) {
+    const found = new Map((await usersByIds(ctx.tx, realmId, addressee.userIds)).map((u) => [u.id, u]));
+    const missing = addressee.userIds.find((id) => !found.has(id));
+    if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
+    return [...found.values()];
+  }
+  const users = await usersByEmails(ctx.tx, realmId, addressee.emails);
+  const known = new Set(users.flatMap((u) => [u.email.toLowerCase(), u.delivery_email.toLowerCase()]));
+  const missing = addressee.emails.find((e) => !known.has(e.toLowerCase()));
+  if (missing !== undefined) throw new ApiError(`Invalid email '${missing}'`);
+  return users;
+}
+
+async function directDestination(ctx: ActionContext, users: UserRow[]): Promise<Destination> {
+  const inactive = users.find((u) => !u.is_active && u.id !== ctx.actor.id);
+  if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
+  const memberIds = [...new Set([ctx.actor.id, ...users.map((u) => u.id)])];
+  if (memberIds.length <= 2) {
+    const other = users.find((u) => u.id !== ctx.actor.id) ?? ctx.actor;
+    return { recipientId: other.recipient_id!, recipientType: RecipientType.PERSONAL, topic: '', userIds: memberIds };
+  }
+  const recipientId = await getOrCreateDirectMessageGroup(ctx, huddleHashOf(memberIds), memberIds.length);
+  return { recipientId, recipientType: RecipientType.DIRECT_MESSAGE_GROUP, topic: '', userIds: memberIds };
+}
+
+/** The reference's stream_post_policy texts. */
+function checkStreamPostPolicy(realm: RealmRow, sender: UserRow, stream: StreamRow, now: number) {
+  const policy = stream.stream_post_policy;
+  if (policy === 2 && !isAdmin(sender)) throw new ApiError('Only organization administrators can send to this channel.');
+  if (policy === 4 && !isModerator(sender)) {
+    throw new ApiError('Only organization administrators and moderators can send to this channel.');
+  }
+  if (policy === 3 && !isAdmin(sender)) {
+    const waitingDays = realmSettings(realm).waiting_period_threshold;
+    if (sender.role === 600 || now - sender.date_joined < waitingDays * 86400) {
+      throw new ApiError('New members cannot send to this channel.');
+    }
+  }
+}
+
+async function streamDestination(ctx: ActionContext, addressee: Extract<Addressee, { kind: 'stream' }>): Promise<Destination> {
+  const { tx, realm, actor } = ctx;
+  const stream =
+    addressee.streamId !== undefined
+      ? await getStreamById(tx, realm.id, addressee.streamId)
+      : await getStreamByName(tx, realm.id, addressee.streamName);
+  if (!stream) {
+    throw addressee.streamId !== undefined
+      ? new StreamIdDoesNotExistError(addressee.streamId)
+      : new StreamDoesNotExistError(addressee.streamName);
+  }
+  const subscribed = await isSubscribed(tx, actor.id, stream.recipient_id!);
+  const ownerSubscribed = actor.is_bot && actor.bot_owner_id !== null && (await isSubscribed(tx, actor.bot_owner_id, stream.recipient_id!));
+  if (!subscribed && !ownerSubscribed && (stream.invite_only || !canSeeStream(actor, stream, false))) {
+    throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
+  }
+  checkStreamPostPolicy(realm, actor, stream, ctx.now);
+  const topic = normalizeTopic(addressee.topic);
+  if (realmSettings(realm).mandatory_topics && topic === '(no topic)') {
+    throw new ApiError('Topics are required in this organization');
+  }
+  const userIds = await subscriberIds(tx, stream.recipient_id!);
+  return { recipientId: stream.recipient_id!, recipientType: RecipientType.STREAM, stream, topic, userIds };
+}
+
+export async function checkSendMessage(ctx: ActionContext, spec: SendMessageSpec): Promise<{ id: number }> {
+  const directUsers = spec.addressee.kind === 'direct' ? await resolveDirectUsers(ctx, spec.addressee) : null;
+  const content = normalizeContent(spec.content);
+  const destination =
+    spec.addressee.kind === 'stream' ? await streamDestination(ctx, spec.addressee) : await directDestination(ctx, directUsers!);
+  return doSendMessage(ctx, destination, content, spec);
+}
+
+/** Per-recipient flags from who the sender is and whom the content mentions. */
+function recipientFlags(ctx: ActionContext, destination: Destination, rendered: ReturnType<typeof renderMarkdown>, readBySender: boolean) {
+  const base = destination.recipientType === RecipientType.STREAM ? 0 : FLAG_BITS.is_private;
+  const flags = new Map<number, number>();
+  for (const userId of new Set([...destination.userIds, ctx.actor.id])) {
+    let bits = base;
+    if (userId === ctx.actor.id && readBySender) bits |= FLAG_BITS.read;
+    if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
+    if (rendered.streamWildcard && userId !== ctx.actor.id) bits |= FLAG_BITS.stream_wildcard_mentioned;
+    if (rendered.topicWildcard && userId !== ctx.actor.id) bits |= FLAG_BITS.topic_wildcard_mentioned;
+    flags.set(userId, bits);
+  }
+  return flags;
+}
+
+const INSERT_CHUNK = 500;
+
+export async function doSendMessage(
+  ctx: ActionContext,
+  destination: Destination,
+  content: string,
+  spec: Pick<SendMessageSpec, 'client' | 'readBySender' | 'localId' | 'queueId'>,
+): Promise<{ id: number }> {
+  const { tx, actor, realm } = ctx;
+  const rendered = renderMarkdown(content);
+  const row = {
+    realm_id: realm.id,
+    sender_id: actor.id,
+    recipient_id: destination.recipientId,
+    subject: destination.topic,
+    content,
+    rendered_content: rendered.html,
+    rendered_content_version: 1,
+    date_sent: ctx.now,
+    sending_client: spec.client,
+    last_edit_time: null,
+    last_moved_time: null,
+    edit_history: null,
+    has_link: rendered.hasLink ? 1 : 0,
+    has_image: rendered.hasImage ? 1 : 0,
+    has_attachment: 0,
+    is_me_message: rendered.isMeMessage ? 1 : 0,
+  };
+  const { id } = await tx.insertInto('message').values(row).returning('id').executeTakeFirstOrThrow();
+  const flags = recipientFlags(ctx, destination, rendered, spec.readBySender);
+  const rows = [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx.insertInto('user_message').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  }
+  if (destination.stream && destination.stream.first_message_id === null) {
+    await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
+  }
+  await announce(ctx, { ...row, id }, flags, spec);
+  return { id };
+}
+
+/** One message event per distinct set of flags, so each recipient learns its own. */
+async function announce(
+  ctx: ActionContext,
+  message: Parameters<typeof loadMessageParts>[1][number],
+  flags: Map<number, number>,
+  spec: Pick<SendMessageSpec, 'localId' | 'queueId'>,
+) {
+  const parts = (await loadMessageParts(ctx.tx, [message])).get(message.id)!;
+  const dict = messageDict(parts, ctx.actor, { string_id: ctx.realm.string_id, settings: realmSettings(ctx.realm) }, {
+    applyMarkdown: true,
+    clientGravatar: false,
+  });
+  const byFlags = new Map<number, number[]>();
+  for (const [userId, bits] of flags) byFlags.set(bits, [...(byFlags.get(bits) ?? []), userId]);
+  for (const [bits, userIds] of byFlags) {
+    const event: Record<string, unknown> = { type: 'message', message: dict, flags: flagNames(bits) };
+    if (spec.queueId !== undefined && spec.localId !== undefined && userIds.includes(ctx.actor.id)) {
+      event.sender_queue_id = spec.queueId;
+      event.local_message_id = spec.localId;
+    }
+    ctx.events.send(event, userIds);
+  }
+}

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Role } from './roles.js';
+import { canAccessStreamHistory, canSeeStream, canSubscribeSelf } from './permissions.js';
+
+const member = { role: Role.MEMBER };
+const admin = { role: Role.ADMINISTRATOR };
+const guest = { role: Role.GUEST };
+const open = { invite_only: 0, history_public_to_subscribers: 1, is_web_public: 0 };
+const privateShared = { invite_only: 1, history_public_to_subscribers: 1, is_web_public: 0 };
+const privateProtected = { invite_only: 1, history_public_to_subscribers: 0, is_web_public: 0 };
+
+describe('stream permissions', () => {
+  it('shows public streams to members, private ones to subscribers and administrators', () => {
+    assert.equal(canSeeStream(member, open, false), true);
+    assert.equal(canSeeStream(guest, open, false), false);
+    assert.equal(canSeeStream(guest, open, true), true);
+    assert.equal(canSeeStream(member, privateShared, false), false);
+    assert.equal(canSeeStream(admin, privateShared, false), true);
+    assert.equal(canSeeStream(member, privateShared, true), true);
+  });
+
+  it('opens history by stream kind and subscription', () => {
+    assert.equal(canAccessStreamHistory(member, open, false), true);
+    assert.equal(canAccessStreamHistory(guest, open, false), false);
+    assert.equal(canAccessStreamHistory(guest, open, true), true);
+    assert.equal(canAccessStreamHistory(admin, privateShared, false), false);
+    assert.equal(canAccessStreamHistory(member, privateShared, true), true);
+    assert.equal(canAccessStreamHistory(member, privateProtected, true), false);
+  });
+
+  it('lets members but not guests join public streams', () => {
+    assert.equal(canSubscribeSelf(member, open), true);
+    assert.equal(canSubscribeSelf(guest, open), false);
+    assert.equal(canSubscribeSelf(admin, privateShared), false);
+  });
+});

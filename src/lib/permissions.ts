@@ -1,0 +1,52 @@
+// Who may see and do what: pure rules over rows already loaded.
+import type { StreamRow, UserRow } from '../db/schema.js';
+import { isAdmin, isGuest } from './roles.js';
+
+type Viewer = Pick<UserRow, 'role'>;
+type StreamAccess = Pick<StreamRow, 'invite_only' | 'history_public_to_subscribers' | 'is_web_public'>;
+
+/** Whether the viewer may know the stream exists (list it, look it up by name or id). */
+export function canSeeStream(viewer: Viewer, stream: StreamAccess, subscribed: boolean): boolean {
+  if (subscribed) return true;
+  if (stream.invite_only) return isAdmin(viewer);
+  return !isGuest(viewer) || Boolean(stream.is_web_public);
+}
+
+/** Whether the viewer may read the stream's whole history, received or not. */
+export function canAccessStreamHistory(viewer: Viewer, stream: StreamAccess, subscribed: boolean): boolean {
+  if (stream.invite_only) return subscribed && Boolean(stream.history_public_to_subscribers);
+  return subscribed || !isGuest(viewer) || Boolean(stream.is_web_public);
+}
+
+/** Whether the viewer may subscribe themselves to the stream without an invitation. */
+export function canSubscribeSelf(viewer: Viewer, stream: StreamAccess): boolean {
+  return !stream.invite_only && !isGuest(viewer);
+}
+
+const DAY = 86400;
+
+/**
+ * Whether the user passes one of the era's integer policies
+ * (1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody).
+ */
+export function passesPolicy(
+  user: Pick<UserRow, 'role' | 'date_joined'>,
+  policy: number,
+  waitingPeriodDays: number,
+  now: number,
+): boolean {
+  switch (policy) {
+    case 5:
+      return true;
+    case 1:
+      return !isGuest(user);
+    case 2:
+      return isAdmin(user);
+    case 4:
+      return user.role <= 300;
+    case 3:
+      return isAdmin(user) || (!isGuest(user) && now - user.date_joined >= waitingPeriodDays * DAY);
+    default:
+      return false;
+  }
+}
