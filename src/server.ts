@@ -6,7 +6,7 @@ import { doCreateRealm } from './actions/realm-create.js';
 import { buildApp } from './app.js';
 import { type Config, externalUrl } from './config.js';
 import { migrateToLatest, openStore, sqlitePathFor } from './db/connect.js';
-import { seedDevRealm } from './dev-seed.js';
+import { seedDevMessages, seedDevRealm } from './dev-seed.js';
 import { LocalBus } from './events/bus.js';
 import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
@@ -26,6 +26,7 @@ export async function ensureRealm(services: Services, print: (line: string) => v
   const url = externalUrl(services.config);
   if (services.config.dev) {
     const seed = await seedDevRealm(services, url);
+    await seedDevMessages(services, seed);
     print(`Seeded the dev organization "${seed.realm.name}" at ${url}`);
     print(`Log in as any of ${Object.values(seed.users).filter((u) => !u.is_bot).map((u) => u.delivery_email).join(', ')} (password confab-dev).`);
     return;
