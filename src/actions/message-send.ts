@@ -7,11 +7,10 @@ import type { Addressee } from '../lib/addressee.js';
 import { renderMarkdown } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
 import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
-import { messageDict } from '../lib/message-format.js';
+import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin, isModerator } from '../lib/roles.js';
-import { loadMessageParts } from '../queries/message-dicts.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
 import { getStreamById, getStreamByName, isSubscribed, subscriberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
@@ -34,6 +33,8 @@ interface Destination {
   topic: string;
   /** Everyone who receives the message, the sender included. */
   userIds: number[];
+  /** The conversation's members, for direct messages. */
+  people?: UserRow[];
 }
 
 async function resolveDirectUsers(ctx: ActionContext, addressee: Extract<Addressee, { kind: 'direct' }>): Promise<UserRow[]> {
@@ -54,13 +55,14 @@ async function resolveDirectUsers(ctx: ActionContext, addressee: Extract<Address
 async function directDestination(ctx: ActionContext, users: UserRow[]): Promise<Destination> {
   const inactive = users.find((u) => !u.is_active && u.id !== ctx.actor.id);
   if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
-  const memberIds = [...new Set([ctx.actor.id, ...users.map((u) => u.id)])];
-  if (memberIds.length <= 2) {
-    const other = users.find((u) => u.id !== ctx.actor.id) ?? ctx.actor;
-    return { recipientId: other.recipient_id!, recipientType: RecipientType.PERSONAL, topic: '', userIds: memberIds };
+  const people = [ctx.actor, ...users.filter((u) => u.id !== ctx.actor.id)];
+  const userIds = people.map((u) => u.id);
+  if (people.length <= 2) {
+    const other = people[1] ?? ctx.actor;
+    return { recipientId: other.recipient_id!, recipientType: RecipientType.PERSONAL, topic: '', userIds, people };
   }
-  const recipientId = await getOrCreateDirectMessageGroup(ctx, huddleHashOf(memberIds), memberIds.length);
-  return { recipientId, recipientType: RecipientType.DIRECT_MESSAGE_GROUP, topic: '', userIds: memberIds };
+  const recipientId = await getOrCreateDirectMessageGroup(ctx, huddleHashOf(userIds), userIds.length);
+  return { recipientId, recipientType: RecipientType.DIRECT_MESSAGE_GROUP, topic: '', userIds, people };
 }
 
 /** The reference's stream_post_policy texts. */
@@ -163,18 +165,25 @@ export async function doSendMessage(
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }
-  await announce(ctx, { ...row, id }, flags, spec);
+  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec);
   return { id };
 }
 
+function displayRecipient(destination: Destination): DisplayRecipient {
+  if (destination.stream) {
+    return { type: RecipientType.STREAM, streamId: destination.stream.id, streamName: destination.stream.name };
+  }
+  const type = destination.recipientType as typeof RecipientType.PERSONAL | typeof RecipientType.DIRECT_MESSAGE_GROUP;
+  return { type, users: destination.people ?? [] };
+}
+
 /** One message event per distinct set of flags, so each recipient learns its own. */
-async function announce(
+function announce(
   ctx: ActionContext,
-  message: Parameters<typeof loadMessageParts>[1][number],
+  parts: MessageParts,
   flags: Map<number, number>,
   spec: Pick<SendMessageSpec, 'localId' | 'queueId'>,
 ) {
-  const parts = (await loadMessageParts(ctx.tx, [message])).get(message.id)!;
   const dict = messageDict(parts, ctx.actor, { string_id: ctx.realm.string_id, settings: realmSettings(ctx.realm) }, {
     applyMarkdown: true,
     clientGravatar: false,
