@@ -1,7 +1,6 @@
 // Every state change runs through runAction: one transaction, a pinned "now", and an
 // event buffer that reaches the bus only after commit (and is dropped on rollback).
 import type { RealmRow, Tx, UserRow } from '../db/schema.js';
-import { withTransaction } from '../db/transaction.js';
 import type { Delivery } from '../events/bus.js';
 import type { Services } from '../services.js';
 
@@ -32,7 +31,7 @@ export type SystemContext = Omit<ActionContext, 'actor' | 'realm'>;
 export async function runSystemAction<T>(services: Services, work: (ctx: SystemContext) => Promise<T>): Promise<T> {
   const events = new EventBuffer(services.checkEvents ?? false);
   let result!: T;
-  await withTransaction(services.db, async (tx) => {
+  await services.store.transact(async (tx) => {
     events.pending.length = 0;
     result = await work({ tx, now: Math.floor(services.clock.now()), events, services });
   });

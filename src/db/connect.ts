@@ -1,17 +1,22 @@
 // Opens one of the two stores behind the same Kysely interface and brings it to the latest schema.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { openSqliteConnection } from './sqlite.js';
+import { withTransaction } from './transaction.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
 export interface Store {
+  /** For reads (and the migrations). */
   db: Kysely<Database>;
   kind: StoreKind;
+  /** Runs one action in a transaction of its own (or, on SQLite, a savepoint of a group commit). */
+  transact<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -36,17 +41,24 @@ export function openStore(options: StoreOptions): Store {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
   }
   const path = options.sqlitePath ?? ':memory:';
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  database.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, kind: 'sqlite', close: () => db.destroy() };
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+  // A second connection to the same file writes, so reads never queue behind a batch of writes.
+  // (An in-memory database exists only on its one connection.)
+  const writer =
+    path === ':memory:' ? reader : new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+  const committer = new GroupCommitter(writer);
+  return {
+    db: reader,
+    kind: 'sqlite',
+    transact: (work) => committer.run(work),
+    async close() {
+      if (writer !== reader) await writer.destroy();
+      await reader.destroy();
+    },
+  };
 }
 
 export function sqlitePathFor(dataDir: string): string {

@@ -1,5 +1,8 @@
 // Which stores the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { migrateToLatest, openStore, type Store, type StoreKind } from '../../src/db/connect.js';
 
@@ -7,12 +10,22 @@ export function testDialects(): StoreKind[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-/** A fresh, migrated store: in-memory SQLite, or a new PostgreSQL schema dropped on close. */
+/**
+ * A fresh, migrated store: an SQLite file in a temporary folder (a file, as in production, so the
+ * reader and writer connections are really two), or a new PostgreSQL schema; both removed on close.
+ */
 export async function freshStore(kind: StoreKind): Promise<Store> {
   if (kind === 'sqlite') {
-    const store = openStore({ sqlitePath: ':memory:' });
+    const dir = mkdtempSync(join(tmpdir(), 'confab-test-'));
+    const store = openStore({ sqlitePath: join(dir, 'confab.db') });
     await migrateToLatest(store.db);
-    return store;
+    return {
+      ...store,
+      async close() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -1,0 +1,39 @@
+// The embedded store's connections: WAL mode, so the reader never waits for the writer, and a
+// cache of prepared statements, since Kysely prepares every query afresh.
+import SQLite from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** Distinct SQL texts kept prepared per connection (IN lists of many lengths make many texts). */
+const STATEMENT_CACHE_SIZE = 500;
+
+export function openSqliteConnection(path: string): SqliteDatabase {
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  // Up to 256 MB of pages in memory; memory-mapped reads go through the OS cache instead of copies.
+  database.pragma('cache_size = -262144');
+  database.pragma('mmap_size = 1073741824');
+  database.pragma('temp_store = MEMORY');
+
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    prepare(sql: string): SqliteStatement {
+      let statement = statements.get(sql);
+      if (statement) {
+        // Move to the back: the map's first key is the least recently used.
+        statements.delete(sql);
+      } else {
+        statement = database.prepare(sql) as unknown as SqliteStatement;
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      database.close();
+    },
+  };
+}
