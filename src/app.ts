@@ -2,8 +2,8 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { MethodNotAllowedError } from './errors.js';
-import { installErrorHandling, sendApiError } from './http/error-handler.js';
+import { ApiError, MethodNotAllowedError } from './errors.js';
+import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import type { Method } from './http/endpoint.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -17,6 +17,8 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     trustProxy: true,
     bodyLimit: 25 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
+    frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),
     ...options,
   });
   installErrorHandling(app);

@@ -146,3 +146,15 @@ export class AuthenticationFailedError extends ApiError {
     super('Your username or password is incorrect', { code: 'AUTHENTICATION_FAILED', status: 401 });
   }
 }
+
+export class InvalidOperatorCombinationError extends ApiError {
+  constructor(desc: string) {
+    super(`Invalid narrow operator combination: ${desc}`, { code: 'BAD_NARROW', data: { desc } });
+  }
+}
+
+export class InvalidSubdomainError extends ApiError {
+  constructor() {
+    super('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN', status: 404 });
+  }
+}

@@ -1,12 +1,12 @@
 // Creating users: the row, its personal recipient, default-stream subscriptions, and the realm_user event.
 import type { NewUser, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
-import { Role } from '../lib/roles.js';
+import { isAdmin, Role } from '../lib/roles.js';
 import { userDict } from '../lib/user-format.js';
 import { activeUserIds, getUserByEmail } from '../queries/users.js';
-import type { SystemContext } from './context.js';
+import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
 
 export interface NewUserSpec {
@@ -22,17 +22,26 @@ export interface NewUserSpec {
   subscribeToDefaults?: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+// Control characters (NUL among them) never belong in an address.
+const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+$/u;
 
 export function checkEmail(email: string): void {
   if (!EMAIL.test(email) || email.length > 254) throw new ApiError(`Invalid email '${email}'`);
 }
 
+export const MIN_NAME_LENGTH = 2;
+export const MAX_NAME_LENGTH = 100;
+export const MIN_PASSWORD_LENGTH = 6;
+
 export function checkFullName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw new ApiError('Name too short!');
-  if ([...trimmed].length > 100) throw new ApiError('Name too long!');
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw new ApiError('Invalid characters in name!');
+  const length = [...trimmed].length;
+  if (length > MAX_NAME_LENGTH) throw new ApiError('Name too long!');
+  if (length < MIN_NAME_LENGTH) throw new ApiError('Name too short!');
+  // Control and other invisible characters, and those that would confuse mention syntax.
+  if (/[\p{C}*`\\>"@]/u.test(trimmed)) throw new ApiError('Invalid characters in name!');
+  // "Name|15" would read as a mention of user 15.
+  if (/\|\d+$/.test(name)) throw new ApiError('Invalid format!');
   return trimmed;
 }
 
@@ -79,6 +88,24 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     if (defaults.length > 0) await bulkAddSubscriptions(ctx, realm, defaults, [user]);
   }
   return user;
+}
+
+export interface CreateUserRequest {
+  email: string;
+  password: string;
+  fullName: string;
+}
+
+/** POST /users: an administrator creates an account with a password. */
+export async function checkCreateUser(ctx: ActionContext, request: CreateUserRequest): Promise<UserRow> {
+  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+  const fullName = checkFullName(request.fullName);
+  if (!EMAIL.test(request.email) || request.email.length > 254) throw new ApiError('Bad name or username');
+  if (await getUserByEmail(ctx.tx, ctx.realm.id, request.email)) {
+    throw new ApiError(`Email '${request.email}' already in use`);
+  }
+  if ([...request.password].length < MIN_PASSWORD_LENGTH) throw new ApiError('The password is too weak.');
+  return doCreateUser(ctx, ctx.realm, { email: request.email, fullName, password: request.password });
 }
 
 /** The person object of realm_user add events. */

@@ -140,6 +140,17 @@ export interface UserGroupMemberTable {
   user_id: number;
 }
 
+export interface UserTopicTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  recipient_id: number;
+  topic_name: string;
+  last_updated: number;
+  /** 1 muted, 2 unmuted, 3 followed (no row: inherit). */
+  visibility_policy: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user_profile: UserProfileTable;
@@ -153,6 +164,7 @@ export interface Database {
   reaction: ReactionTable;
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
+  user_topic: UserTopicTable;
 }
 
 export type Db = Kysely<Database>;
@@ -169,6 +181,7 @@ export type MessageRow = Selectable<MessageTable>;
 export type UserMessageRow = Selectable<UserMessageTable>;
 export type ReactionRow = Selectable<ReactionTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
+export type UserTopicRow = Selectable<UserTopicTable>;
 export type NewMessage = Insertable<MessageTable>;
 export type NewUser = Insertable<UserProfileTable>;
 export type UserUpdate = Updateable<UserProfileTable>;

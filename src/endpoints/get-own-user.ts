@@ -1,20 +1,15 @@
-// GET /users/me: the requester's own User record.
+// GET /users/me: the requester's own User record, with the newest message id they have.
 import { endpoint } from '../http/endpoint.js';
-import { p } from '../http/params.js';
 import { userDict } from '../lib/user-format.js';
+import { maxMessageIdForUser } from '../queries/users.js';
 
 export default endpoint({
   method: 'GET',
   url: '/users/me',
-  params: {
-    client_gravatar: p.bool().default(true),
-    include_custom_profile_fields: p.bool().default(false),
-  },
-  handler({ user, params }) {
-    const dict = userDict(user, user, {
-      clientGravatar: params.client_gravatar,
-      ...(params.include_custom_profile_fields ? { profileData: {} } : {}),
-    });
-    return { ...dict, max_message_id: -1 };
+  // The reference takes no parameters here and always sends avatar URLs and profile data.
+  params: {},
+  async handler({ user, services }) {
+    const dict = userDict(user, user, { clientGravatar: false, profileData: {} });
+    return { ...dict, max_message_id: await maxMessageIdForUser(services.db, user.id) };
   },
 });

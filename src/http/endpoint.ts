@@ -26,6 +26,8 @@ export interface PublicContext<P> extends Omit<UserContext<P>, 'user' | 'realm'>
 export interface Endpoint {
   method: Method;
   url: string;
+  /** The declared parameters (read by tests that walk the route table). */
+  readonly params: ParamShape;
   build(services: Services): RouteHandlerMethod;
 }
 
@@ -50,6 +52,7 @@ export function endpoint<S extends ParamShape>(def: {
   return {
     method: def.method,
     url: def.url,
+    params: def.params,
     build: (services) =>
       async function handle(req, res) {
         const { user, realm } = await authenticate(services, req.headers.authorization, req.headers.host);
@@ -70,6 +73,7 @@ export function publicEndpoint<S extends ParamShape>(def: {
   return {
     method: def.method,
     url: def.url,
+    params: def.params,
     build: (services) =>
       async function handle(req, res) {
         const realm = await getRealmForHost(services.db, req.headers.host);

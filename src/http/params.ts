@@ -2,7 +2,7 @@
 // integers, booleans, arrays and objects are JSON inside those strings; some names have aliases;
 // anything not declared is reported back in ignored_parameters_unsupported.
 import type { z } from 'zod';
-import { ApiError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
+import { ApiError, InvalidJsonError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
 
 export type RawParams = Record<string, string>;
 
@@ -40,6 +40,9 @@ export type ParamShape = Record<string, Param<unknown>>;
 export type ParamValues<S extends ParamShape> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
 
 const invalid = (msg: string) => new ApiError(msg);
+
+/** Ids are 32-bit integer columns on PostgreSQL; larger numbers cannot name anything. */
+const MAX_ID = 2_147_483_647;
 
 function parseJson(raw: string, name: string): unknown {
   try {
@@ -111,11 +114,11 @@ export const p = {
     return new Param((raw) => raw);
   },
 
-  /** An integer path segment; anything else is an unknown URL. */
+  /** An integer path segment; anything else (or an id no table can hold) is an unknown URL. */
   pathInt(): Param<number> {
     return new Param(
       (raw) => {
-        if (!/^[0-9]{1,15}$/.test(raw)) throw new NotFoundError();
+        if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) > MAX_ID) throw new NotFoundError();
         return Number(raw);
       },
       true,
@@ -164,6 +167,16 @@ export function zodMessage(issue: Issue, name: string): string {
   }
 }
 
+/** A value of a JSON body, back in the string form parameters arrive in. */
+function encodeJsonValue(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // Nested deeper than JSON.stringify can follow.
+    throw new InvalidJsonError();
+  }
+}
+
 /** Flattens query string and body into one name -> string map (the last of repeated values wins). */
 export function collectRaw(query: unknown, body: unknown): RawParams {
   const out: RawParams = {};
@@ -172,7 +185,7 @@ export function collectRaw(query: unknown, body: unknown): RawParams {
     for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
       const last = Array.isArray(value) ? value[value.length - 1] : value;
       if (last === undefined) continue;
-      out[key] = typeof last === 'string' ? last : JSON.stringify(last);
+      out[key] = typeof last === 'string' ? last : encodeJsonValue(last);
     }
   }
   return out;

@@ -1,13 +1,24 @@
 // User lookups.
 import { sql } from 'kysely';
-import type { DbOrTx, UserRow } from '../db/schema.js';
+import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { Role } from '../lib/roles.js';
+import { canSeeDeliveryEmail } from '../lib/user-format.js';
+
+/** Ids are 32-bit integer columns on PostgreSQL; anything else names no row. */
+export const isStorableId = (id: number) => Number.isInteger(id) && Math.abs(id) <= 2_147_483_647;
+
+/** Text with NUL cannot be stored on PostgreSQL, so it matches nothing. */
+export const isStorableText = (text: string) => !text.includes('\u0000');
 
 export function getUserById(db: DbOrTx, realmId: number, id: number): Promise<UserRow | undefined> {
+  if (!isStorableId(id)) return Promise.resolve(undefined);
   return db.selectFrom('user_profile').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
 }
 
 /** By API email or real email, case-insensitively. */
 export function getUserByEmail(db: DbOrTx, realmId: number, email: string): Promise<UserRow | undefined> {
+  if (!isStorableText(email)) return Promise.resolve(undefined);
   const lowered = email.toLowerCase();
   return db
     .selectFrom('user_profile')
@@ -31,4 +42,119 @@ export async function activeUserIds(db: DbOrTx, realmId: number): Promise<number
     .where('is_active', '=', 1)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Users of the realm with the given ids (missing ids are simply absent). */
+export function getUsersByIds(db: DbOrTx, realmId: number, ids: number[]): Promise<UserRow[]> {
+  const storable = [...new Set(ids)].filter(isStorableId);
+  if (storable.length === 0) return Promise.resolve([]);
+  return db.selectFrom('user_profile').selectAll().where('realm_id', '=', realmId).where('id', 'in', storable).execute();
+}
+
+/** The highest message id the user has a user_message row for, -1 when none. */
+export async function maxMessageIdForUser(db: DbOrTx, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_message')
+    .select((eb) => eb.fn.max('message_id').as('max_id'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.max_id == null ? -1 : Number(row.max_id);
+}
+
+/** How many active users the realm has, leaving out the given ids (the realm's own system bot). */
+export async function countActiveUsers(db: DbOrTx, realmId: number, excluding: number[] = []): Promise<number> {
+  let query = db
+    .selectFrom('user_profile')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1);
+  if (excluding.length > 0) query = query.where('id', 'not in', excluding);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countActiveHumanOwners(db: DbOrTx, realmId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_profile')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .where('is_bot', '=', 0)
+    .where('role', '=', Role.OWNER)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Active users of the realm (id and role only), for deciding who may see what. */
+export function activeUserRoles(db: DbOrTx, realmId: number): Promise<Array<Pick<UserRow, 'id' | 'role'>>> {
+  return db.selectFrom('user_profile').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).orderBy('id').execute();
+}
+
+/** Active bots owned by the user. */
+export function activeBotsOwnedBy(db: DbOrTx, realmId: number, ownerId: number): Promise<UserRow[]> {
+  return db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('bot_owner_id', '=', ownerId)
+    .where('is_bot', '=', 1)
+    .where('is_active', '=', 1)
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether an active user of the realm already has exactly this full name. */
+export async function activeUserNamed(db: DbOrTx, realmId: number, fullName: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_profile')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .where('full_name', '=', fullName)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ids of the realm's active human administrators (owners included). */
+export async function activeHumanAdminIds(db: DbOrTx, realmId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_profile')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .where('is_bot', '=', 0)
+    .where('role', '<=', Role.ADMINISTRATOR)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** GET /users/{user_id}: any user of the realm, active or not, bots included. */
+export async function accessUserById(db: DbOrTx, realmId: number, userId: number): Promise<UserRow> {
+  const user = await getUserById(db, realmId, userId);
+  if (!user) throw new ApiError('No such user');
+  return user;
+}
+
+/**
+ * GET /users/{email}: by API email; by real email only when the viewer may see it; or by the
+ * placeholder form user{id}@{realm host}.
+ */
+export async function accessUserByEmail(db: DbOrTx, viewer: UserRow, realm: RealmRow, email: string): Promise<UserRow> {
+  const lowered = email.toLowerCase();
+  const found = await getUserByEmail(db, viewer.realm_id, email);
+  if (found && (found.email.toLowerCase() === lowered || canSeeDeliveryEmail(viewer, found))) return found;
+  const placeholder = /^user(\d{1,15})@(.+)$/.exec(lowered);
+  if (placeholder && placeholder[2] === hostOf(realm.url)) {
+    const byId = await getUserById(db, viewer.realm_id, Number(placeholder[1]));
+    if (byId) return byId;
+  }
+  throw new ApiError('No such user');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return '';
+  }
 }

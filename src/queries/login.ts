@@ -1,0 +1,138 @@
+// Logging in: which account a username and password (or, on development servers, a bare
+// username) stand for. Nothing is written; the answer is the user whose API key is handed out.
+import { sql } from 'kysely';
+import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import {
+  ApiError,
+  AuthenticationFailedError,
+  InvalidSubdomainError,
+  RealmDeactivatedError,
+  UserDeactivatedError,
+} from '../errors.js';
+import { hashPassword, verifyPassword } from '../lib/credentials.js';
+import { isAdmin } from '../lib/roles.js';
+
+const DOMAIN_LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+const LOGIN_EMAIL = new RegExp(`^[^\\s@]{1,64}@(?:localhost|(?:${DOMAIN_LABEL}\\.)+${DOMAIN_LABEL})$`, 'u');
+
+/** Usernames are email addresses here (no LDAP), so anything else is refused before any lookup. */
+function checkLoginEmail(username: string): void {
+  if (username.length > 254 || !LOGIN_EMAIL.test(username)) throw new ApiError('Enter a valid email address.');
+}
+
+let dummyHash: string | undefined;
+
+/** Costs as much as checking a real password, so unknown usernames take no less time. */
+function verifyAgainstDummy(password: string): void {
+  dummyHash ??= hashPassword('not the password of anyone');
+  verifyPassword(password, dummyHash);
+}
+
+function findByDeliveryEmail(db: DbOrTx, email: string, realmId: number): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where(sql`lower(delivery_email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+function findInOtherRealms(db: DbOrTx, email: string, realmId: number): Promise<UserRow[]> {
+  return db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '<>', realmId)
+    .where(sql`lower(delivery_email)`, '=', email.toLowerCase())
+    .limit(20)
+    .execute();
+}
+
+/** Deactivation, reported only once the caller has proven who they are. */
+function checkActive(realm: RealmRow, user: UserRow): UserRow {
+  if (realm.deactivated) throw new RealmDeactivatedError();
+  if (!user.is_active) throw new UserDeactivatedError();
+  return user;
+}
+
+/**
+ * POST /fetch_api_key: the account for an email and password. A wrong password and an unknown
+ * email get the same answer, after a password check of the same cost; whether the account or its
+ * organization is deactivated, or lives in another organization, is told only to someone who
+ * knows its password.
+ */
+export async function checkPasswordLogin(
+  db: DbOrTx,
+  realm: RealmRow | undefined,
+  username: string,
+  password: string,
+): Promise<UserRow> {
+  if (!realm) throw new InvalidSubdomainError();
+  checkLoginEmail(username);
+  // An empty password never matches, whatever is stored.
+  if (password === '') throw new AuthenticationFailedError();
+  const user = await findByDeliveryEmail(db, username, realm.id);
+  if (user?.password_hash) {
+    if (!verifyPassword(password, user.password_hash)) throw new AuthenticationFailedError();
+    return checkActive(realm, user);
+  }
+  verifyAgainstDummy(password);
+  if (!user) {
+    const elsewhere = await findInOtherRealms(db, username, realm.id);
+    if (elsewhere.some((other) => other.password_hash && verifyPassword(password, other.password_hash))) {
+      throw new InvalidSubdomainError();
+    }
+  }
+  throw new AuthenticationFailedError();
+}
+
+function checkDevAuthEnabled(devMode: boolean): void {
+  if (!devMode) throw new ApiError('Endpoint not available in production.');
+}
+
+/** POST /dev_fetch_api_key: on development servers, any account by its email alone. */
+export async function checkDevLogin(
+  db: DbOrTx,
+  devMode: boolean,
+  realm: RealmRow | undefined,
+  username: string,
+): Promise<UserRow> {
+  checkDevAuthEnabled(devMode);
+  checkLoginEmail(username);
+  if (!realm) throw new InvalidSubdomainError();
+  const user = await findByDeliveryEmail(db, username, realm.id);
+  if (user) return checkActive(realm, user);
+  if ((await findInOtherRealms(db, username, realm.id)).length > 0) throw new InvalidSubdomainError();
+  throw new AuthenticationFailedError();
+}
+
+export interface DevUser {
+  email: string;
+  realm_uri: string;
+  realm_url: string;
+}
+
+/** GET /dev_list_users: the people (not bots) a development server offers to log in as, by email. */
+export async function listDevUsers(
+  db: DbOrTx,
+  devMode: boolean,
+): Promise<{ direct_admins: DevUser[]; direct_users: DevUser[] }> {
+  checkDevAuthEnabled(devMode);
+  const rows = await db
+    .selectFrom('user_profile')
+    .innerJoin('realm', 'realm.id', 'user_profile.realm_id')
+    .select(['user_profile.delivery_email', 'user_profile.role', 'realm.url'])
+    .where('user_profile.is_active', '=', 1)
+    .where('user_profile.is_bot', '=', 0)
+    .orderBy('user_profile.delivery_email')
+    .orderBy('user_profile.id')
+    .execute();
+  const entry = (row: (typeof rows)[number]): DevUser => ({
+    email: row.delivery_email,
+    realm_uri: row.url,
+    realm_url: row.url,
+  });
+  return {
+    direct_admins: rows.filter((row) => isAdmin(row)).map(entry),
+    direct_users: rows.filter((row) => !isAdmin(row)).map(entry),
+  };
+}
