@@ -1,0 +1,210 @@
+// npm run bench [-- --data-dir DIR | --database-url postgres://...] [--duration S]
+// Starts a bare Fastify baseline and Confab on a built data set (one child process each, on
+// 127.0.0.1 only), loads them with autocannon, prints a table with every figure and its ratio to
+// the baseline, and writes the results to bench/results/<date>.json.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openStore, sqlitePathFor } from '../src/db/connect.js';
+import { COMMON_SEARCH_WORD } from './lib/text.js';
+import { ensureCompiled } from './lib/confab-build.js';
+import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/discover.js';
+import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
+import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
+import { freePort, killAll, probe, startProcess } from './lib/servers.js';
+import { positiveInt, storeChoice } from './lib/store-options.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `Usage: npm run bench -- [options]
+  --data-dir DIR          the built SQLite data set (default data/bench)
+  --database-url URL      a data set built into PostgreSQL instead
+  --duration S            seconds per measurement (default 10), after --warmup S (default 2)
+  --read-connections L    connection counts for the read routes (default 1,10)
+  --send-connections N    connections for POST /messages (default 50)
+  --search-word W         word for the search narrow (default "${COMMON_SEARCH_WORD}")
+  --server dist|tsx       run Confab compiled (default; rebuilt when src/ changed) or through tsx
+  --cpu-prof DIR          write a V8 CPU profile of the Confab process into DIR
+  --keep-sent             keep the messages the send benchmark wrote (default: delete them after)
+  --log-level LEVEL       Confab's log level during the run (default warn)`;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, duration: { type: 'string' },
+      warmup: { type: 'string' }, 'read-connections': { type: 'string' }, 'send-connections': { type: 'string' },
+      'search-word': { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' },
+      'keep-sent': { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return void console.log(USAGE);
+  const choice = storeChoice(values['data-dir'], values['database-url']);
+  const duration = positiveInt('duration', values.duration, 10);
+  const warmup = values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 2);
+  const readConnections = (values['read-connections'] ?? '1,10').split(',').map((c) => positiveInt('read-connections', c, 1));
+  const sendConnections = positiveInt('send-connections', values['send-connections'], 50);
+  const serverMode = values.server ?? 'dist';
+  if (serverMode !== 'dist' && serverMode !== 'tsx') throw new Error('--server must be dist or tsx');
+  if (choice.kind === 'sqlite' && !existsSync(join(choice.dataDir!, 'confab.db'))) {
+    throw new Error(`no data set in ${choice.dataDir}: build one with npm run bench:data -- --data-dir ${choice.dataDir}`);
+  }
+
+  const openBenchStore = () =>
+    choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
+  let store = openBenchStore();
+  const targets = await discoverTargets(store, values['search-word'] ?? COMMON_SEARCH_WORD).finally(() => store.close());
+  log(`data set: ${targets.dataSet.messages.toLocaleString('en')} messages, ${targets.dataSet.userMessages.toLocaleString('en')} user_message rows`);
+  log(`user ${targets.user.email} (${targets.user.subscriptions} subscriptions, ${targets.user.userMessages.toLocaleString('en')} messages received)`);
+  log(`send to #${targets.sendStream.name} (${targets.sendStream.subscribers} subscribers); fetch #${targets.topic.streamName} > ${targets.topic.topic} (${targets.topic.messages} messages); search "${targets.searchWord}" (${targets.searchMatches} matches)`);
+
+  const resultsDir = join(ROOT, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/:/g, '-').slice(0, 19);
+  const logFile = join(resultsDir, `${stamp}-servers.log`);
+  const loadBefore = loadavg();
+  const spec = (title: string, port: number, connections: number, rest: Partial<LoadSpec>): LoadSpec => ({
+    title, port, method: 'GET', path: '/', connections, durationSeconds: duration, warmupSeconds: warmup, ...rest,
+  });
+
+  // The baseline: a bare Fastify JSON route, at every connection count used below.
+  const baselinePort = await freePort();
+  const baseline = await startProcess({
+    name: 'baseline', command: process.execPath, args: [join(ROOT, 'bench', 'baseline-server.mjs'), String(baselinePort)],
+    port: baselinePort, readyPath: '/baseline', logFile, cwd: ROOT,
+  });
+  const baselineLoads = new Map<number, LoadResult>();
+  for (const connections of [...new Set([...readConnections, sendConnections])].sort((a, b) => a - b)) {
+    log(`baseline, ${connections} connections...`);
+    baselineLoads.set(connections, await measure(spec('baseline GET (bare Fastify)', baselinePort, connections, { path: '/baseline' })));
+  }
+  const baselinePeak = baseline.memory()?.peakRssMb ?? NaN;
+  await baseline.stop();
+
+  // Confab on the data set.
+  const port = await freePort();
+  const nodeFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
+  const entry = serverMode === 'dist' ? [ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+  const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
+  const confab = await startProcess({
+    name: 'confab', command: process.execPath,
+    args: [...nodeFlags, ...entry, 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', values['log-level'] ?? 'warn'],
+    port, readyPath: '/api/v1/server_settings', logFile, cwd: ROOT,
+  });
+  log(`confab answered after ${confab.startupMs.toFixed(0)} ms, idle RSS ${confab.idleRssMb.toFixed(1)} MB`);
+  const auth = { authorization: `Basic ${Buffer.from(`${targets.user.email}:${targets.user.apiKey}`).toString('base64')}` };
+  const notes: string[] = [];
+  const rows: Row[] = [];
+  const loads: Record<string, LoadResult> = {};
+  let confabPeak = NaN;
+  try {
+    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes });
+  } finally {
+    confabPeak = confab.memory()?.peakRssMb ?? NaN;
+    await confab.stop();
+  }
+
+  rows.push(
+    processRow('idle RSS after start', confab.idleRssMb, 'MB', baseline.idleRssMb, { text: '<= 100 MB', met: confab.idleRssMb <= 100 }),
+    processRow('start to first request', confab.startupMs, 'ms', baseline.startupMs, { text: '<= 1000 ms', met: confab.startupMs <= 1000 }),
+    { ...processRow('peak RSS during the run', confabPeak, 'MB', baselinePeak, { text: '', met: true }), target: null, met: null },
+  );
+  rows.unshift(...[...baselineLoads.values()].map((b) => loadRow('baseline GET (bare Fastify)', b, b)));
+
+  if (!values['keep-sent']) {
+    store = openBenchStore();
+    const removed = await removeSentMessages(store, targets).finally(() => store.close());
+    log(`removed the ${removed} messages the send benchmark wrote`);
+  }
+
+  const table = formatTable(rows);
+  console.log(`\nConfab benchmark ${stamp} (${choice.kind}: ${targets.dataSet.messages.toLocaleString('en')} messages, ` +
+    `${targets.dataSet.userMessages.toLocaleString('en')} user_message rows; ${cpus().length} cores, load average ${loadBefore[0]!.toFixed(1)} ` +
+    `at the start; ${duration} s per figure)\n`);
+  console.log(table);
+  for (const note of notes) console.log(`note: ${note}`);
+  const file = join(resultsDir, `${stamp}.json`);
+  const machine = {
+    cores: cpus().length, cpu: cpus()[0]?.model ?? '', memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadavg(),
+  };
+  writeFileSync(file, JSON.stringify({
+    date: new Date().toISOString(), machine, store: { kind: choice.kind, location: choice.label }, targets,
+    options: { duration, warmup, readConnections, sendConnections, server: serverMode },
+    baseline: { startupMs: baseline.startupMs, idleRssMb: baseline.idleRssMb, peakRssMb: baselinePeak, loads: Object.fromEntries(baselineLoads) },
+    confab: { startupMs: confab.startupMs, idleRssMb: confab.idleRssMb, peakRssMb: confabPeak, loads },
+    rows, notes, markdown: formatMarkdown(rows),
+  }, null, 2) + '\n');
+  console.log(`\nwrote ${file}`);
+}
+
+interface ScenarioContext {
+  readConnections: number[];
+  sendConnections: number;
+  spec(title: string, port: number, connections: number, rest: Partial<LoadSpec>): LoadSpec;
+  baselineLoads: Map<number, LoadResult>;
+  rows: Row[];
+  loads: Record<string, LoadResult>;
+  notes: string[];
+}
+
+async function runScenarios(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext) {
+  const run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
+    log(`${title}, ${connections} connections...`);
+    const result = await measure(ctx.spec(title, port, connections, { headers: auth, ...rest }));
+    if (result.non2xx > 0 || result.errors > 0) {
+      ctx.notes.push(`${title} (${connections} conns): ${result.non2xx} non-2xx answers ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`);
+    }
+    ctx.loads[`${title} c=${connections}`] = result;
+    ctx.rows.push(loadRow(title, result, ctx.baselineLoads.get(connections), unit, target ? target(result) : null));
+  };
+  const latencyTarget = (limit: number) => (connections: number) =>
+    connections === Math.min(...ctx.readConnections) ? (r: LoadResult) => ({ text: `p99 <= ${limit} ms`, met: r.p99 <= limit }) : undefined;
+
+  const me = await probe(port, '/api/v1/users/me', auth);
+  if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
+  for (const c of ctx.readConnections) await run('GET /users/me', c, { path: '/api/v1/users/me' });
+
+  const history = (narrow: unknown[]) =>
+    `/api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify(narrow))}`;
+  const fetches = [
+    { title: 'GET /messages stream+topic, 100', limit: 10, path: history([
+      { operator: 'stream', operand: targets.topic.streamId }, { operator: 'topic', operand: targets.topic.topic }]) },
+    { title: `GET /messages search "${targets.searchWord}", 100`, limit: 50, path: history([{ operator: 'search', operand: targets.searchWord }]) },
+  ];
+  for (const fetch of fetches) {
+    const answer = await probe(port, fetch.path, auth);
+    // Without GET /messages the path answers 405 (POST exists) or 404.
+    if (answer?.status === 404 || answer?.status === 405) {
+      ctx.notes.push(`${fetch.title}: not measured, GET /messages is not served yet (${answer.status})`);
+      continue;
+    }
+    if (answer?.status !== 200) throw new Error(`${fetch.title} answered ${answer?.status}: ${answer?.body.slice(0, 300)}`);
+    const found = (JSON.parse(answer.body) as { messages?: unknown[] }).messages?.length ?? 0;
+    log(`${fetch.title}: ${found} messages per answer`);
+    if (found === 0) ctx.notes.push(`${fetch.title}: the answer held no messages`);
+    for (const c of ctx.readConnections) await run(fetch.title, c, { path: fetch.path }, 'req/s', latencyTarget(fetch.limit)(c));
+  }
+
+  const bodyFor = (n: number) =>
+    new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
+  await run(`POST /messages, ${targets.sendStream.subscribers} subscribers`, ctx.sendConnections, {
+    method: 'POST', path: '/api/v1/messages', bodyFor,
+    headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+  }, 'msgs/s', (r) => ({ text: '>= 3000 msgs/s, p99 <= 20 ms', met: r.perSecond >= 3000 && r.p99 <= 20 }));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+main().catch((error) => {
+  killAll();
+  console.error(error instanceof Error ? error.stack ?? error.message : error);
+  process.exit(1);
+});
