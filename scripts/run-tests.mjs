@@ -1,4 +1,4 @@
-// Runs every *.test.ts under test/ and src/ with node's test runner through tsx.
+// Runs every *.test.ts under src/, test/ and bench/ with node's test runner through tsx.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ function find(dir, out = []) {
 }
 
 const filter = process.argv.slice(2);
-let files = [...find('src'), ...find('test')].sort();
+let files = [...find('src'), ...find('test'), ...find('bench')].sort();
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 const result = spawnSync(
   process.execPath,
