@@ -49,8 +49,8 @@ export async function authenticate(
     }
     throw new UnauthorizedError('Invalid API key');
   }
-  if (realm.deactivated) throw new UnauthorizedError('This organization has been deactivated');
   if (!user.is_active) throw new UnauthorizedError('Account is deactivated');
+  if (realm.deactivated) throw new UnauthorizedError('This organization has been deactivated');
   return { user, realm };
 }
 

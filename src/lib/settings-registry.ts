@@ -94,14 +94,16 @@ export const EMOJISET_ALIASES: Record<string, string> = {
 
 export type Settings = Record<string, SettingValue>;
 
+const DEFAULTS: Readonly<Settings> = Object.freeze(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, spec]) => [name, spec.default])),
+);
+
 export function defaultSettings(): Settings {
-  const out: Settings = {};
-  for (const [name, spec] of Object.entries(SETTINGS)) out[name] = spec.default;
-  return out;
+  return { ...DEFAULTS };
 }
 
-/** Stored overrides (JSON text) laid over the registry defaults. */
-export function resolveSettings(stored: string | null | undefined, base: Settings = defaultSettings()): Settings {
+/** Stored overrides (JSON text) laid over the registry defaults (or `base`); the result is read-only. */
+export function resolveSettings(stored: string | null | undefined, base: Readonly<Settings> = DEFAULTS): Readonly<Settings> {
   if (!stored || stored === '{}') return base;
   const overrides = JSON.parse(stored) as Settings;
   return { ...base, ...overrides };

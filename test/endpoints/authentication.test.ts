@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { runSystemAction } from '../../src/actions/context.js';
+import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -49,6 +51,18 @@ for (const dialect of testDialects()) {
       expect401(await raw(ApiClient.basic('nobody@confab.test', mona.api_key)).get('/users/me'), 'Invalid API key');
       // Another user's key does not work with this email.
       expect401(await raw(ApiClient.basic('mark@confab.test', mona.api_key)).get('/users/me'), 'Invalid API key');
+    });
+
+    it("refuses a user of another organization with the other organization's host", async () => {
+      const { owner } = await runSystemAction(ctx.services, (sys) =>
+        doCreateRealm(sys, { name: 'Elsewhere', url: 'http://elsewhere.test', stringId: 'elsewhere', owner: { email: 'eve@elsewhere.test', fullName: 'Eve' } }),
+      );
+      const eve = raw(ApiClient.basic('eve@elsewhere.test', owner.api_key));
+      expect401(await eve.get('/users/me', {}, { headers: { host: 'confab.test' } }), 'Account is not associated with this subdomain');
+      const body = expectSuccess(await eve.get('/users/me', {}, { headers: { host: 'elsewhere.test' } }));
+      assert.equal(body.email, 'eve@elsewhere.test');
+      // Mark's key says nothing at the other organization's address.
+      expect401(await ctx.as('mark').get('/users/me', {}, { headers: { host: 'elsewhere.test' } }), 'Account is not associated with this subdomain');
     });
 
     it('refuses a deactivated user and a deactivated realm', async () => {
