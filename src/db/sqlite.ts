@@ -16,6 +16,10 @@ export function openSqliteConnection(path: string): SqliteDatabase {
   database.pragma('cache_size = -262144');
   database.pragma('mmap_size = 1073741824');
   database.pragma('temp_store = MEMORY');
+  // Fresh statistics where they are missing or stale: without them some narrows get poor plans.
+  // The analysis limit keeps this to a quick sample, even on a large store.
+  database.pragma('analysis_limit = 1000');
+  database.pragma('optimize = 0x10002');
 
   const statements = new Map<string, SqliteStatement>();
   return {
@@ -33,6 +37,7 @@ export function openSqliteConnection(path: string): SqliteDatabase {
     },
     close() {
       statements.clear();
+      database.pragma('optimize');
       database.close();
     },
   };

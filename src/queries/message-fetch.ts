@@ -93,6 +93,16 @@ interface BaseOptions {
   searchMatchIds: number[] | null;
 }
 
+/**
+ * History rows must come from the viewer's realm. The stream terms that allow history already
+ * pin recipients of this realm, so this is a filter, not a way in: on SQLite the unary plus keeps
+ * the planner from walking the realm index for it; PostgreSQL weighs its statistics and needs no hint
+ * (and estimates the plain column better).
+ */
+function sameRealm(dialect: StoreDialect, realmId: number): RawBuilder<SqlBool> {
+  return dialect === 'sqlite' ? sql<SqlBool>`+m.realm_id = ${realmId}` : sql<SqlBool>`m.realm_id = ${realmId}`;
+}
+
 function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): BaseQuery {
   const any = db as unknown as Kysely<any>;
   const dialect = storeDialect(db);
@@ -103,10 +113,10 @@ function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): Ba
   const joinMessage =
     history || searchFields || drivingSearch !== null || options.message || narrow.conditions.some(needsMessageRow);
   // Ordering by the driving table's own key lets the store walk that index instead of sorting:
-  // the full-text table, the message table (by recipient, for narrows that name conversations),
-  // or the viewer's user_message rows.
-  const byConversation = narrow.conditions.some((c) => c.kind === 'conversation' && !c.negated);
-  const idRef = drivingSearch ? 'f.rowid' : history || byConversation ? 'm.id' : 'um.message_id';
+  // the full-text table, the message table (through its recipient indexes, for narrows naming
+  // streams), or the viewer's user_message rows (their private-message index for conversations).
+  const byStream = narrow.conditions.some((c) => c.kind === 'conversation' && !c.negated && !c.direct);
+  const idRef = drivingSearch ? 'f.rowid' : history || byStream ? 'm.id' : 'um.message_id';
   const ownRows = (join: JoinBuilder<any, any>, idColumn: string) =>
     join.onRef('um.message_id', '=', idColumn).on('um.user_id', '=', narrow.viewerId);
   let query: SelectQueryBuilder<any, any, object>;
@@ -115,7 +125,7 @@ function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): Ba
       .selectFrom('message_fts as f')
       .innerJoin('message as m', 'm.id', 'f.rowid')
       .leftJoin('user_message as um', (join) => ownRows(join, 'f.rowid'))
-      .where('m.realm_id', '=', narrow.realmId);
+      .where(sameRealm(dialect, narrow.realmId));
   } else if (drivingSearch) {
     query = any
       .selectFrom('message_fts as f')
@@ -125,7 +135,7 @@ function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): Ba
     query = any
       .selectFrom('message as m')
       .leftJoin('user_message as um', (join) => ownRows(join, 'm.id'))
-      .where('m.realm_id', '=', narrow.realmId);
+      .where(sameRealm(dialect, narrow.realmId));
   } else {
     query = any.selectFrom('user_message as um').where('um.user_id', '=', narrow.viewerId);
     if (joinMessage) query = query.innerJoin('message as m', 'm.id', 'um.message_id');

@@ -163,6 +163,11 @@ for (const dialect of testDialects()) {
         );
       });
 
+      it('reads a null narrow as no narrow', async () => {
+        const body = expectSuccess(await get({ anchor: 'oldest', num_after: 100, narrow: 'null' }));
+        assert.deepEqual(idsOf(body), named(...mine));
+      });
+
       it('checks the shape of the narrow', async () => {
         expectError(await get({ anchor: 'newest', narrow: '{"operator": "is"}' }), 'narrow is not a list');
         expectError(await get({ anchor: 'newest', narrow: '[["is"]]' }), 'Invalid narrow[0]: Value error, element is not a string pair');

@@ -5,6 +5,9 @@
 // normalizeNarrow maps legacy operator names to current ones and rejects unknown operators
 // and operands with BAD_NARROW errors. The `with` rewrite and the channel/direct-message
 // combination check run after the store has been consulted (see queries/narrow/resolve.ts).
+//
+// Security rule for every narrow file: a term may only remove messages from what the viewer
+// may see, never add any.
 import { z } from 'zod';
 import { BadNarrowError, InvalidOperatorCombinationError } from '../../errors.js';
 import {

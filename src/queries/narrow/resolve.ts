@@ -1,6 +1,12 @@
 // Normalised narrow terms -> conditions over ids, by looking names and users up in the store.
 // Also decides whether the narrow may search shared stream history, and loads the viewer's
 // per-topic visibility for the in-memory predicate.
+//
+// Security rule: a term may only remove messages from what the viewer may see, never add
+// any. The one widening is includeHistory, which lets the fetch read messages the viewer never
+// received; it is granted only by a non-negated term that confines the narrow to streams whose
+// history the viewer may read (a channel term passing canAccessStreamHistory, or channels:public
+// for non-guests), and every other term still only filters within that.
 import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, StreamRow, UserRow } from '../../db/schema.js';
 import { RecipientType } from '../../db/schema.js';

@@ -40,7 +40,7 @@ type Cond = RawBuilder<SqlBool>;
 const TRUE: Cond = sql<SqlBool>`1 = 1`;
 const FALSE: Cond = sql<SqlBool>`1 = 0`;
 
-export function and(parts: readonly Cond[]): Cond {
+function and(parts: readonly Cond[]): Cond {
   if (parts.length === 0) return TRUE;
   if (parts.length === 1) return parts[0]!;
   return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
@@ -52,7 +52,7 @@ function or(parts: readonly Cond[]): Cond {
   return sql<SqlBool>`(${sql.join(parts, sql` OR `)})`;
 }
 
-export const not = (cond: Cond): Cond => sql<SqlBool>`NOT (${cond})`;
+const not = (cond: Cond): Cond => sql<SqlBool>`NOT (${cond})`;
 
 function recipientIn(ids: readonly number[], ctx: SqlContext): Cond {
   if (ids.length === 0) return FALSE;
