@@ -5,6 +5,7 @@ import devFetchApiKey from './endpoints/dev-fetch-api-key.js';
 import devListUsers from './endpoints/dev-list-users.js';
 import fetchApiKey from './endpoints/fetch-api-key.js';
 import getMessages from './endpoints/get-messages.js';
+import updateMessageFlags from './endpoints/update-message-flags.js';
 import sendMessage from './endpoints/send-message.js';
 import getMessage from './endpoints/get-message.js';
 import deleteMessage from './endpoints/delete-message.js';
@@ -29,6 +30,7 @@ export const routes: Endpoint[] = [
   fetchApiKey, //            POST   /fetch_api_key
   getMessages, //            GET    /messages
   sendMessage, //            POST   /messages
+  updateMessageFlags, //     POST   /messages/flags
   getMessage, //             GET    /messages/{message_id}
   deleteMessage, //          DELETE /messages/{message_id}
   getServerSettings, //      GET    /server_settings

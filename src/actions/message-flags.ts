@@ -1,0 +1,75 @@
+// Adding and removing personal flags (read, starred, collapsed) on messages by id.
+import { sql } from 'kysely';
+import { RecipientType } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { EDITABLE_FLAGS, FLAG_BITS, type FlagName, isFlagName } from '../lib/message-flags.js';
+import { accessMessage } from '../queries/messages.js';
+import { unreadDetails } from '../queries/unread-details.js';
+import type { ActionContext } from './context.js';
+
+const HIDDEN_FLAGS: readonly FlagName[] = ['is_private', 'active_mobile_push_notification'];
+
+/** The reference's checks, in its order: the flag exists, may be edited, and the operation is known. */
+export function checkFlagChange(flag: string, op: string): { flag: FlagName; adding: boolean } {
+  if (!isFlagName(flag) || HIDDEN_FLAGS.includes(flag)) throw new ApiError(`Invalid flag: '${flag}'`);
+  if (!EDITABLE_FLAGS.includes(flag)) throw new ApiError(`Flag not editable: '${flag}'`);
+  if (op !== 'add' && op !== 'remove') throw new ApiError(`Invalid message flag operation: '${op}'`);
+  return { flag, adding: op === 'add' };
+}
+
+/** Ids of stream messages among `ids` whose stream the user is not subscribed to. */
+async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.tx
+    .selectFrom('message as m')
+    .innerJoin('recipient as r', 'r.id', 'm.recipient_id')
+    .leftJoin('subscription as s', (join) =>
+      join.onRef('s.recipient_id', '=', 'm.recipient_id').on('s.user_id', '=', ctx.actor.id).on('s.active', '=', 1),
+    )
+    .select('m.id')
+    .where('m.id', 'in', ids)
+    .where('r.type', '=', RecipientType.STREAM)
+    .where('s.id', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Applies the change and returns the ids whose flags really changed. */
+export async function doUpdateMessageFlags(ctx: ActionContext, flagName: string, op: string, requested: number[]): Promise<number[]> {
+  const { flag, adding } = checkFlagChange(flagName, op);
+  const bit = FLAG_BITS[flag];
+  let ids = [...new Set(requested)];
+  // Unread stream messages must lie in streams the user is subscribed to: others are skipped.
+  if (flag === 'read' && !adding) {
+    const skipped = await inUnsubscribedStreams(ctx, ids);
+    ids = ids.filter((id) => !skipped.has(id));
+  }
+  const updated = ids.length === 0 ? [] : await applyFlag(ctx, ids, bit, adding);
+  const messages = [...new Set(updated)].sort((a, b) => a - b);
+  const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
+  if (flag === 'read' && !adding) event.message_details = await unreadDetails(ctx.tx, ctx.actor.id, messages);
+  ctx.events.send(event, [ctx.actor.id]);
+  return messages;
+}
+
+/** Sets or clears the bit on the user's rows, creating historical rows first; returns the changed ids. */
+async function applyFlag(ctx: ActionContext, ids: number[], bit: number, adding: boolean): Promise<number[]> {
+  const own = await ctx.tx.selectFrom('user_message').select('message_id').where('user_id', '=', ctx.actor.id).where('message_id', 'in', ids).execute();
+  const received = new Set(own.map((r) => r.message_id));
+  // Flags on messages never received (stream history) live on new "historical" rows.
+  const historical = [];
+  for (const id of ids.filter((id) => !received.has(id))) historical.push((await accessMessage(ctx.tx, ctx.actor, id)).message.id);
+  if (historical.length > 0) {
+    const flags = FLAG_BITS.read | FLAG_BITS.historical;
+    await ctx.tx.insertInto('user_message').values(historical.map((message_id) => ({ user_id: ctx.actor.id, message_id, flags }))).execute();
+  }
+  const changed = await ctx.tx
+    .updateTable('user_message')
+    .set({ flags: adding ? sql`flags | ${bit}` : sql`flags & ${~bit}` })
+    .where('user_id', '=', ctx.actor.id)
+    .where('message_id', 'in', ids)
+    .where(sql`(flags & ${bit})`, adding ? '=' : '<>', 0)
+    .returning('message_id')
+    .execute();
+  return changed.map((r) => r.message_id);
+}
