@@ -158,3 +158,9 @@ export class InvalidSubdomainError extends ApiError {
     super('Invalid subdomain', { code: 'NONEXISTENT_SUBDOMAIN', status: 404 });
   }
 }
+
+export class BadEventQueueIdError extends ApiError {
+  constructor(queueId: string) {
+    super(`Bad event queue ID: ${queueId}`, { code: 'BAD_EVENT_QUEUE_ID', data: { queue_id: queueId } });
+  }
+}

@@ -4,11 +4,14 @@ import getServerSettings from './endpoints/get-server-settings.js';
 import devFetchApiKey from './endpoints/dev-fetch-api-key.js';
 import devListUsers from './endpoints/dev-list-users.js';
 import fetchApiKey from './endpoints/fetch-api-key.js';
+import getEvents from './endpoints/get-events.js';
+import deleteQueue from './endpoints/delete-queue.js';
 import getMessages from './endpoints/get-messages.js';
 import updateMessageFlags from './endpoints/update-message-flags.js';
 import sendMessage from './endpoints/send-message.js';
 import getMessage from './endpoints/get-message.js';
 import deleteMessage from './endpoints/delete-message.js';
+import registerQueue from './endpoints/register-queue.js';
 import getOwnUser from './endpoints/get-own-user.js';
 import getStreams from './endpoints/get-streams.js';
 import getStreamById from './endpoints/get-stream-by-id.js';
@@ -23,20 +26,25 @@ import getUserByEmail from './endpoints/get-user-by-email.js';
 import getUser from './endpoints/get-user.js';
 import deactivateUser from './endpoints/deactivate-user.js';
 import reactivateUser from './endpoints/reactivate-user.js';
+import setTypingStatus from './endpoints/set-typing-status.js';
 
 export const routes: Endpoint[] = [
   devFetchApiKey, //         POST   /dev_fetch_api_key
   devListUsers, //           GET    /dev_list_users
+  getEvents, //              GET    /events
+  deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key
   getMessages, //            GET    /messages
   sendMessage, //            POST   /messages
   updateMessageFlags, //     POST   /messages/flags
   getMessage, //             GET    /messages/{message_id}
   deleteMessage, //          DELETE /messages/{message_id}
+  registerQueue, //          POST   /register
   getServerSettings, //      GET    /server_settings
   getStreams, //             GET    /streams
   getStreamById, //          GET    /streams/{stream_id}
   getSubscribers, //         GET    /streams/{stream_id}/members
+  setTypingStatus, //        POST   /typing
   getUsers, //               GET    /users
   createUser, //             POST   /users
   getOwnUser, //             GET    /users/me

@@ -8,6 +8,7 @@ import { type Config, externalUrl } from './config.js';
 import { migrateToLatest, openStore, sqlitePathFor } from './db/connect.js';
 import { seedDevMessages, seedDevRealm } from './dev-seed.js';
 import { LocalBus } from './events/bus.js';
+import { withQueues } from './events/registry.js';
 import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
 import { type Services, systemClock } from './services.js';
@@ -17,7 +18,9 @@ export async function openServices(config: Config): Promise<Services> {
     ? openStore({ databaseUrl: config.databaseUrl })
     : openStore({ sqlitePath: sqlitePathFor(config.dataDir) });
   await migrateToLatest(store.db);
-  return { config, store, db: store.db, clock: systemClock, bus: new LocalBus() };
+  const services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus() });
+  await services.queues.start();
+  return services;
 }
 
 /** On an empty store: the dev organization in dev mode, otherwise a fresh organization and its owner. */
@@ -65,7 +68,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      // Waiting polls end first, or closing the server would wait for them.
+      services.queues.shutdown();
       await app.close();
+      await services.queues.save();
       await services.store.close();
     })());
   return { app, services, url: address, stop };

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Store } from './db/connect.js';
 import type { Db } from './db/schema.js';
 import type { EventBus } from './events/bus.js';
+import type { QueueRegistry } from './events/registry.js';
 
 export interface Clock {
   /** UNIX time in seconds, with fractions. */
@@ -18,6 +19,8 @@ export interface Services {
   db: Db;
   clock: Clock;
   bus: EventBus;
+  /** This process's event queues. */
+  queues: QueueRegistry;
   log?: FastifyBaseLogger;
   /** Round-trip every event through JSON when it is sent, so unserializable values fail early (tests). */
   checkEvents?: boolean;

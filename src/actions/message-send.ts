@@ -13,6 +13,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin, isModerator } from '../lib/roles.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
 import { getStreamById, getStreamByName, isSubscribed, subscriberIds } from '../queries/streams.js';
+import type { MessageInternals } from '../events/registry.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
 
@@ -190,8 +191,19 @@ function announce(
   });
   const byFlags = new Map<number, number[]>();
   for (const [userId, bits] of flags) byFlags.set(bits, [...(byFlags.get(bits) ?? []), userId]);
+  const { message, sender } = parts;
   for (const [bits, userIds] of byFlags) {
-    const event: Record<string, unknown> = { type: 'message', message: dict, flags: flagNames(bits) };
+    const internal: MessageInternals = {
+      raw_content: message.content,
+      recipient_type: parts.recipient.type,
+      has_link: Boolean(message.has_link),
+      has_image: Boolean(message.has_image),
+      has_attachment: Boolean(message.has_attachment),
+      flag_bits: bits,
+      sender: { id: sender.id, is_bot: sender.is_bot, settings: sender.settings, avatar_source: sender.avatar_source },
+    };
+    // `internal` is for the queue registry, which removes it before any client sees the event.
+    const event: Record<string, unknown> = { type: 'message', message: dict, flags: flagNames(bits), internal };
     if (spec.queueId !== undefined && spec.localId !== undefined && userIds.includes(ctx.actor.id)) {
       event.sender_queue_id = spec.queueId;
       event.local_message_id = spec.localId;

@@ -151,6 +151,14 @@ export interface UserTopicTable {
   visibility_policy: number;
 }
 
+/** An event queue saved at shutdown and loaded (then deleted) at the next start. */
+export interface EventQueueSnapshotTable {
+  queue_id: string;
+  user_id: number;
+  /** The whole queue (spec, pending events, counters) as JSON. */
+  data: string;
+}
+
 export interface Database {
   realm: RealmTable;
   user_profile: UserProfileTable;
@@ -165,6 +173,7 @@ export interface Database {
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
   user_topic: UserTopicTable;
+  event_queue_snapshot: EventQueueSnapshotTable;
 }
 
 export type Db = Kysely<Database>;

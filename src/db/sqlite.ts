@@ -12,8 +12,8 @@ export function openSqliteConnection(path: string): SqliteDatabase {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  // Up to 256 MB of pages in memory; memory-mapped reads go through the OS cache instead of copies.
-  database.pragma('cache_size = -262144');
+  // Up to 64 MB of pages in memory per connection; memory-mapped reads go through the OS cache.
+  database.pragma('cache_size = -65536');
   database.pragma('mmap_size = 1073741824');
   database.pragma('temp_store = MEMORY');
   // Fresh statistics where they are missing or stale: without them some narrows get poor plans.

@@ -1,10 +1,11 @@
 // One running app on a fresh store, seeded with the dev organization, for a test file.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { defaultConfig } from '../../src/config.js';
+import { type Config, defaultConfig } from '../../src/config.js';
 import type { Store, StoreKind } from '../../src/db/connect.js';
 import { type DevSeed, type DevUserName, seedDevRealm } from '../../src/dev-seed.js';
 import { type Delivery, LocalBus } from '../../src/events/bus.js';
+import { withQueues } from '../../src/events/registry.js';
 import type { Services } from '../../src/services.js';
 import { ApiClient, clientFor } from './client.js';
 import { TestClock } from './clock.js';
@@ -27,20 +28,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function setup(dialect: StoreKind, options: { dev?: boolean } = {}): Promise<TestContext> {
+export async function setup(dialect: StoreKind, options: { dev?: boolean; config?: Partial<Config> } = {}): Promise<TestContext> {
   const store = await freshStore(dialect);
   const clock = new TestClock();
   const bus = new LocalBus();
   const events: Delivery[] = [];
   bus.subscribe((batch) => events.push(...batch));
-  const services: Services = {
-    config: { ...defaultConfig, dev: options.dev ?? true, externalUrl: TEST_URL },
+  const services: Services = withQueues({
+    config: { ...defaultConfig, dev: options.dev ?? true, externalUrl: TEST_URL, ...options.config },
     store,
     db: store.db,
     clock,
     bus,
     checkEvents: true,
-  };
+  });
+  await services.queues.start();
   const seed = await seedDevRealm(services, TEST_URL);
   events.length = 0;
   const app = await buildApp(services);
@@ -56,6 +58,7 @@ export async function setup(dialect: StoreKind, options: { dev?: boolean } = {})
     as: (name) => clientFor(app, seed.users[name]),
     anonymous: () => clientFor(app, null),
     async close() {
+      services.queues.shutdown();
       await app.close();
       await store.close();
     },

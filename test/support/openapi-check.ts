@@ -246,3 +246,50 @@ function describe(errors: ErrorObject[], body: unknown): string {
   if (errors.length > lines.length) lines.push(`(${errors.length - lines.length} more)`);
   return lines.length > 0 ? lines.join('\n  ') : 'does not fit the documented schema';
 }
+
+interface EventBranch extends Branch {
+  types: unknown[] | undefined;
+  ops: unknown[] | undefined;
+}
+
+/** The event schemas of GET /events (its `events` items), compiled once, with the type and op each accepts. */
+function eventBranches(current: State): EventBranch[] {
+  const key = 'events';
+  const known = current.validators.get(key);
+  if (known) return known as EventBranch[];
+  const events = current.doc.paths['/events'].get.responses['200'].content['application/json'].schema;
+  const items = current.normalizer.schema(events) as SchemaNode;
+  const list = items.properties?.events?.items?.anyOf as SchemaNode[] | undefined;
+  if (!list) throw new Error('openapi-check: GET /events documents no event list');
+  const branches = list.map((schema, i) => ({
+    label: `event schema #${i}${schema.properties?.type?.enum ? ` (${schema.properties.type.enum.join('|')})` : ''}`,
+    validate: current.ajv.compile(schema),
+    types: schema.properties?.type?.enum as unknown[] | undefined,
+    ops: schema.properties?.op?.enum as unknown[] | undefined,
+  }));
+  current.validators.set(key, branches);
+  return branches;
+}
+
+/**
+ * Checks one event, as a queue would hand it to a client (with its `id`), against the event schemas
+ * of the reference's GET /events response; throws an AssertionError naming the closest schema's errors.
+ */
+export function checkEvent(event: Record<string, unknown>): void {
+  const current = load();
+  const candidates = eventBranches(current).filter(
+    (b) => (!b.types || b.types.includes(event.type)) && (!b.ops || !('op' in event) || b.ops.includes(event.op)),
+  );
+  const what = `event ${String(event.type)}${'op' in event ? `/${String(event.op)}` : ''}`;
+  if (candidates.length === 0) {
+    throw new AssertionError({ message: `OpenAPI check: ${what}: the reference documents no such event` });
+  }
+  let best: { label: string; errors: ErrorObject[] } | undefined;
+  for (const branch of candidates) {
+    if (branch.validate(event)) return;
+    const errors = relevantErrors(branch.validate.errors ?? []);
+    if (!best || errors.length < best.errors.length) best = { label: branch.label, errors };
+  }
+  const closest = candidates.length > 1 ? ` (closest documented shape: ${best!.label})` : '';
+  throw new AssertionError({ message: `OpenAPI check: ${what}: ${describe(best!.errors, event)}${closest}` });
+}

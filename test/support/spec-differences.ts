@@ -187,6 +187,16 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
       }).length,
   },
   {
+    why: 'The message event to the queue that sent the message carries local_message_id (zulip-contract.md c, SPEC.md local echo); the reference document omits it.',
+    apply: (doc) =>
+      forEachObjectSchema(doc, (schema) => {
+        const { message, flags } = schema.properties;
+        if (message?.$ref !== '#/components/schemas/MessagesEvent' || !flags) return false;
+        schema.properties.local_message_id = string();
+        return true;
+      }),
+  },
+  {
     why: 'Custom profile fields of feature level 229 have no required or editable_by_user flags (added later).',
     apply: (doc) => Number(dropRequired(doc.components.schemas.CustomProfileField, ['required', 'editable_by_user'])),
   },

@@ -1,0 +1,130 @@
+// One client's event queue: numbered events, acknowledgement by last_event_id, coalesced
+// flag changes, and at most one waiting long-poll.
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import type { ApiEvent, EventQueueHandle, QueuedEvent, QueueSpec } from './types.js';
+
+/** What a saved queue holds across a restart. */
+export interface QueueSnapshot {
+  id: string;
+  spec: QueueSpec;
+  events: QueuedEvent[];
+  coalesced: QueuedEvent[];
+  nextId: number;
+  newestPrunedId: number;
+  lastAccess: number;
+}
+
+interface Waiter {
+  finish(events: QueuedEvent[]): void;
+}
+
+/** Flag changes merged into one pending event per (op, flag); removing `read` is never merged. */
+function coalesceKey(event: ApiEvent): string | null {
+  if (event.type !== 'update_message_flags' || event.all === true) return null;
+  if (event.op === 'add' || (event.op === 'remove' && event.flag !== 'read')) return `${event.op}/${String(event.flag)}`;
+  return null;
+}
+
+export class EventQueue implements EventQueueHandle {
+  readonly id: string;
+  readonly spec: QueueSpec;
+  private events: QueuedEvent[] = [];
+  /** Pending merged flag events, moved into `events` whenever the queue is read. */
+  private coalesced = new Map<string, QueuedEvent>();
+  private nextId = 0;
+  private newestPrunedId = -1;
+  private waiter: Waiter | null = null;
+  /** UNIX seconds of the last poll that connected or finished. */
+  lastAccess: number;
+
+  constructor(spec: QueueSpec, now: number, id: string = randomUUID()) {
+    this.id = id;
+    this.spec = spec;
+    this.lastAccess = now;
+  }
+
+  static restore(snapshot: QueueSnapshot): EventQueue {
+    const queue = new EventQueue(snapshot.spec, snapshot.lastAccess, snapshot.id);
+    queue.events = snapshot.events;
+    for (const event of snapshot.coalesced) queue.coalesced.set(coalesceKey(event)!, event);
+    queue.nextId = snapshot.nextId;
+    queue.newestPrunedId = snapshot.newestPrunedId;
+    return queue;
+  }
+
+  snapshot(): QueueSnapshot {
+    return {
+      id: this.id,
+      spec: this.spec,
+      events: this.events,
+      coalesced: [...this.coalesced.values()],
+      nextId: this.nextId,
+      newestPrunedId: this.newestPrunedId,
+      lastAccess: this.lastAccess,
+    };
+  }
+
+  /** Adds an event (already shaped for this client) and wakes a waiting poll. */
+  push(event: ApiEvent): void {
+    const id = this.nextId++;
+    const key = coalesceKey(event);
+    const earlier = key === null ? undefined : this.coalesced.get(key);
+    if (key !== null) {
+      const messages = [...((earlier?.messages as number[] | undefined) ?? []), ...((event.messages as number[]) ?? [])];
+      this.coalesced.set(key, { ...event, messages, id });
+    } else {
+      this.events.push({ ...event, id });
+    }
+    if (this.waiter) this.finishWaiter();
+  }
+
+  pending(): readonly QueuedEvent[] {
+    this.flushCoalesced();
+    return this.events;
+  }
+
+  /** Drops every event with id <= lastEventId, with the reference's checks. */
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) {
+      throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
+    }
+    this.flushCoalesced();
+    while (this.events.length > 0 && this.events[0]!.id <= lastEventId) {
+      this.newestPrunedId = this.events.shift()!.id;
+    }
+    if (lastEventId !== this.newestPrunedId) throw new ApiError(`Event ${lastEventId} was not in this queue`);
+  }
+
+  get waiting(): boolean {
+    return this.waiter !== null;
+  }
+
+  /**
+   * Waits for the next event; `finish` receives the pending events. A newer poll replaces an
+   * older one, which then returns what is pending (nothing).
+   */
+  wait(finish: (events: QueuedEvent[]) => void): () => void {
+    if (this.waiter) this.finishWaiter();
+    const waiter: Waiter = { finish };
+    this.waiter = waiter;
+    return () => {
+      if (this.waiter === waiter) this.waiter = null;
+    };
+  }
+
+  /** Ends a waiting poll with whatever is pending (used for heartbeats and shutdown). */
+  finishWaiter(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = null;
+    waiter.finish([...this.pending()]);
+  }
+
+  private flushCoalesced(): void {
+    if (this.coalesced.size === 0) return;
+    this.events.push(...this.coalesced.values());
+    this.coalesced.clear();
+    this.events.sort((a, b) => a.id - b.id);
+  }
+}

@@ -1,0 +1,242 @@
+// The process's event queues: takes deliveries from the bus, filters them per queue
+// (event types, narrow), shapes them per client, and serves long-polls.
+import type { UserRow } from '../db/schema.js';
+import { BadEventQueueIdError } from '../errors.js';
+import { normalizeNarrow } from '../lib/narrow/parse.js';
+import { buildNarrowPredicate, type MessagePredicate } from '../lib/narrow/predicate.js';
+import type { MessageFacts } from '../lib/narrow/types.js';
+import { canSeeDeliveryEmail } from '../lib/user-format.js';
+import { loadTopicState, resolveNarrow } from '../queries/narrow/resolve.js';
+import { getRealmById } from '../queries/realms.js';
+import { getUserById } from '../queries/users.js';
+import type { Services } from '../services.js';
+import type { Delivery } from './bus.js';
+import { loadSnapshots, saveSnapshots } from './persistence.js';
+import { EventQueue } from './queue.js';
+import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueSpec } from './types.js';
+
+/**
+ * What a message event carries for the registry only, under the `internal` key (removed before
+ * any client sees the event): the raw Markdown and the facts the narrow filter and the
+ * per-client avatar rule need.
+ */
+export interface MessageInternals {
+  raw_content: string;
+  recipient_type: number;
+  has_link: boolean;
+  has_image: boolean;
+  has_attachment: boolean;
+  /** The recipients' user_message flag bits (one event per distinct set of flags). */
+  flag_bits: number;
+  sender: Pick<UserRow, 'id' | 'is_bot' | 'settings' | 'avatar_source'>;
+}
+
+interface Entry {
+  queue: EventQueue;
+  viewer: Pick<UserRow, 'id' | 'role'>;
+  /** null: the queue has no narrow. */
+  matches: MessagePredicate | null;
+}
+
+const SWEEP_SECONDS = 60;
+
+type QueueDeps = Pick<Services, 'config' | 'db' | 'clock' | 'bus'>;
+
+/** Services with a queue registry that is not started yet (start() subscribes it to the bus). */
+export function withQueues(base: Omit<Services, 'queues'>): Services {
+  return { ...base, queues: new QueueRegistry(base) };
+}
+
+export class QueueRegistry implements EventQueues {
+  private readonly entries = new Map<string, Entry>();
+  private unsubscribe: (() => void) | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private readonly heartbeats = new Set<NodeJS.Timeout>();
+  private closing = false;
+
+  constructor(private readonly services: QueueDeps) {}
+
+  /** Starts taking deliveries, reloads queues saved by the previous run, and sweeps idle queues. */
+  async start(): Promise<void> {
+    this.unsubscribe = this.services.bus.subscribe((batch) => this.deliver(batch));
+    for (const snapshot of await loadSnapshots(this.services.db)) {
+      const queue = EventQueue.restore(snapshot);
+      const entry = await this.prepare(queue).catch(() => null);
+      if (entry) this.entries.set(queue.id, entry);
+    }
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_SECONDS * 1000);
+    this.sweepTimer.unref();
+  }
+
+  /** Ends every waiting poll; from now on polls answer at once. */
+  shutdown(): void {
+    this.closing = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const timer of this.heartbeats) clearTimeout(timer);
+    this.heartbeats.clear();
+    for (const { queue } of this.entries.values()) queue.finishWaiter();
+  }
+
+  /** Stops taking deliveries and saves every queue into the store. */
+  async save(): Promise<void> {
+    this.shutdown();
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()));
+  }
+
+  async create(spec: QueueSpec): Promise<EventQueue> {
+    const queue = new EventQueue(spec, this.services.clock.now());
+    const entry = await this.prepare(queue);
+    this.entries.set(queue.id, entry);
+    return queue;
+  }
+
+  get(queueId: string): EventQueue | undefined {
+    return this.entries.get(queueId)?.queue;
+  }
+
+  /** The queue, if it exists and belongs to the user; otherwise the reference's error. */
+  private owned(queueId: string, userId: number): Entry {
+    const entry = this.entries.get(queueId);
+    if (!entry || entry.queue.spec.userId !== userId) throw new BadEventQueueIdError(queueId);
+    return entry;
+  }
+
+  delete(queueId: string, userId: number): void {
+    const { queue } = this.owned(queueId, userId);
+    queue.finishWaiter();
+    this.entries.delete(queueId);
+  }
+
+  /** How many polls are waiting now (tests check that disconnects leave none). */
+  waitingPolls(): number {
+    let count = 0;
+    for (const { queue } of this.entries.values()) if (queue.waiting) count++;
+    return count;
+  }
+
+  /** Acknowledges, then returns pending events at once or waits for one (or a heartbeat). */
+  async poll(request: PollRequest): Promise<QueuedEvent[]> {
+    const { queue } = this.owned(request.queueId, request.userId);
+    queue.acknowledge(request.lastEventId);
+    queue.lastAccess = this.services.clock.now();
+    const ready = queue.pending();
+    if (ready.length > 0 || request.dontBlock || this.closing) return [...ready];
+    const events = await new Promise<QueuedEvent[]>((resolve) => {
+      const { heartbeatMinSeconds: min, heartbeatMaxSeconds: max } = this.services.config;
+      const heartbeat = setTimeout(() => queue.push({ type: 'heartbeat' }), (min + Math.random() * (max - min)) * 1000);
+      this.heartbeats.add(heartbeat);
+      const stop = queue.wait((events) => {
+        clearTimeout(heartbeat);
+        this.heartbeats.delete(heartbeat);
+        resolve(events);
+      });
+      void request.disconnected?.then(() => {
+        stop();
+        clearTimeout(heartbeat);
+        this.heartbeats.delete(heartbeat);
+        resolve([]);
+      });
+    });
+    queue.lastAccess = this.services.clock.now();
+    return events;
+  }
+
+  /** Collects queues with no poll connected for longer than their idle time. */
+  sweep(): void {
+    const now = this.services.clock.now();
+    for (const [id, { queue }] of this.entries) {
+      const idle = queue.spec.idleSeconds ?? this.services.config.queueIdleSeconds;
+      if (!queue.waiting && now - queue.lastAccess > idle) this.entries.delete(id);
+    }
+  }
+
+  private async prepare(queue: EventQueue): Promise<Entry> {
+    const { spec } = queue;
+    const [realm, viewer] = await Promise.all([
+      getRealmById(this.services.db, spec.realmId),
+      getUserById(this.services.db, spec.realmId, spec.userId),
+    ]);
+    if (!realm || !viewer) throw new Error(`queue ${queue.id}: unknown realm or user`);
+    let matches: MessagePredicate | null = null;
+    if (spec.narrow.length > 0) {
+      const narrow = await resolveNarrow(this.services.db, realm, viewer, normalizeNarrow(spec.narrow));
+      const state = narrow.needsTopicState ? await loadTopicState(this.services.db, viewer.id) : undefined;
+      matches = buildNarrowPredicate(narrow, state);
+    }
+    return { queue, viewer: { id: viewer.id, role: viewer.role }, matches };
+  }
+
+  private deliver(batch: Delivery[]): void {
+    if (this.closing) return;
+    const byUser = new Map<number, Entry[]>();
+    for (const entry of this.entries.values()) {
+      const list = byUser.get(entry.queue.spec.userId);
+      if (list) list.push(entry);
+      else byUser.set(entry.queue.spec.userId, [entry]);
+    }
+    for (const { event, users } of batch) {
+      for (const userId of users) {
+        for (const entry of byUser.get(userId) ?? []) {
+          for (const shaped of shapeFor(entry, event as ApiEvent)) entry.queue.push(shaped);
+        }
+      }
+    }
+  }
+}
+
+function messageFacts(message: Record<string, unknown>, internal: MessageInternals): MessageFacts {
+  return {
+    id: message.id as number,
+    senderId: message.sender_id as number,
+    recipientId: message.recipient_id as number,
+    recipientType: internal.recipient_type,
+    topic: message.subject as string,
+    content: internal.raw_content,
+    flags: internal.flag_bits,
+    hasLink: internal.has_link,
+    hasImage: internal.has_image,
+    hasAttachment: internal.has_attachment,
+    hasReaction: Array.isArray(message.reactions) && message.reactions.length > 0,
+  };
+}
+
+function shapeMessage(entry: Entry, event: ApiEvent): ApiEvent[] {
+  const { internal, sender_queue_id: senderQueueId, local_message_id: localId, ...rest } = event;
+  const facts = internal as MessageInternals | undefined;
+  const message = { ...(event.message as Record<string, unknown>) };
+  if (facts && entry.matches && !entry.matches(messageFacts(message, facts))) return [];
+  const { spec } = entry.queue;
+  if (facts && !spec.applyMarkdown) {
+    message.content = facts.raw_content;
+    message.content_type = 'text/x-markdown';
+  }
+  if (facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && canSeeDeliveryEmail(entry.viewer, facts.sender as UserRow)) {
+    message.avatar_url = null;
+  }
+  const shaped: ApiEvent = { ...rest, message };
+  if (senderQueueId !== undefined && senderQueueId === entry.queue.id && localId !== undefined) shaped.local_message_id = localId;
+  return [shaped];
+}
+
+/** The event as this queue's client should see it: none, one, or (old deletion form) several. */
+function shapeFor(entry: Entry, event: ApiEvent): ApiEvent[] {
+  const { spec } = entry.queue;
+  if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
+  switch (event.type) {
+    case 'message':
+      return shapeMessage(entry, event);
+    case 'delete_message': {
+      if (spec.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
+      const { message_ids: ids, ...rest } = event;
+      return (ids as number[]).map((id) => ({ ...rest, message_id: id }));
+    }
+    case 'typing':
+      if (event.message_type === 'stream' && !spec.capabilities.stream_typing_notifications) return [];
+      return [event];
+    default:
+      return [event];
+  }
+}

@@ -1,0 +1,153 @@
+// Message-derived parts of the POST /register state: unread summary, starred ids and
+// recent direct-message conversations. The shapes are shared with apply.ts, which keeps
+// them current from events, so both build them through the same helpers.
+import { sql } from 'kysely';
+import { type DbOrTx, RecipientType } from '../../db/schema.js';
+import { FLAG_BITS, MENTION_MASK } from '../../lib/message-flags.js';
+import { foldTopic } from '../../lib/narrow/types.js';
+
+/** At most this many unread messages are summarised; older ones are reported missing. */
+export const MAX_UNREAD_MESSAGES = 50000;
+/** Recent conversations are found among this many newest direct messages. */
+export const RECENT_PRIVATE_MESSAGES = 1000;
+
+export interface UnreadMsgs {
+  pms: Array<{ other_user_id: number; sender_id: number; unread_message_ids: number[] }>;
+  streams: Array<{ stream_id: number; topic: string; unread_message_ids: number[] }>;
+  huddles: Array<{ user_ids_string: string; unread_message_ids: number[] }>;
+  mentions: number[];
+  count: number;
+  old_unreads_missing: boolean;
+}
+
+/** One unread message, as the summary needs it. */
+export type UnreadEntry = { id: number; mentioned: boolean } & (
+  | { kind: 'stream'; streamId: number; topic: string }
+  | { kind: 'pm'; otherUserId: number }
+  | { kind: 'huddle'; userIdsString: string }
+);
+
+const firstId = (group: { unread_message_ids: number[] }) => group.unread_message_ids[0] ?? 0;
+const byFirstId = (a: { unread_message_ids: number[] }, b: { unread_message_ids: number[] }) => firstId(a) - firstId(b);
+
+/** Orders everything canonically: ids ascending, groups by their oldest unread message. */
+export function normalizeUnread(unread: UnreadMsgs): UnreadMsgs {
+  const groups = [...unread.pms, ...unread.streams, ...unread.huddles];
+  for (const group of groups) group.unread_message_ids.sort((a, b) => a - b);
+  unread.pms = unread.pms.filter((g) => g.unread_message_ids.length > 0).sort(byFirstId);
+  unread.streams = unread.streams.filter((g) => g.unread_message_ids.length > 0).sort(byFirstId);
+  unread.huddles = unread.huddles.filter((g) => g.unread_message_ids.length > 0).sort(byFirstId);
+  unread.mentions.sort((a, b) => a - b);
+  unread.count = groups.reduce((n, g) => n + g.unread_message_ids.length, 0);
+  return unread;
+}
+
+/** Adds one unread message to the summary (unordered until normalizeUnread). */
+export function addUnread(unread: UnreadMsgs, entry: UnreadEntry): void {
+  if (entry.mentioned && !unread.mentions.includes(entry.id)) unread.mentions.push(entry.id);
+  if (entry.kind === 'stream') {
+    const key = foldTopic(entry.topic);
+    let group = unread.streams.find((g) => g.stream_id === entry.streamId && foldTopic(g.topic) === key);
+    if (!group) unread.streams.push((group = { stream_id: entry.streamId, topic: entry.topic, unread_message_ids: [] }));
+    if (!group.unread_message_ids.includes(entry.id)) group.unread_message_ids.push(entry.id);
+  } else if (entry.kind === 'pm') {
+    let group = unread.pms.find((g) => g.other_user_id === entry.otherUserId);
+    if (!group) {
+      unread.pms.push((group = { other_user_id: entry.otherUserId, sender_id: entry.otherUserId, unread_message_ids: [] }));
+    }
+    if (!group.unread_message_ids.includes(entry.id)) group.unread_message_ids.push(entry.id);
+  } else {
+    let group = unread.huddles.find((g) => g.user_ids_string === entry.userIdsString);
+    if (!group) unread.huddles.push((group = { user_ids_string: entry.userIdsString, unread_message_ids: [] }));
+    if (!group.unread_message_ids.includes(entry.id)) group.unread_message_ids.push(entry.id);
+  }
+}
+
+export function emptyUnread(): UnreadMsgs {
+  return { pms: [], streams: [], huddles: [], mentions: [], count: 0, old_unreads_missing: false };
+}
+
+export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsgs> {
+  const rows = await db
+    .selectFrom('user_message')
+    .innerJoin('message', 'message.id', 'user_message.message_id')
+    .innerJoin('recipient', 'recipient.id', 'message.recipient_id')
+    .leftJoin('direct_message_group', 'direct_message_group.recipient_id', 'recipient.id')
+    .select([
+      'message.id',
+      'message.sender_id',
+      'message.subject',
+      'user_message.flags',
+      'recipient.type',
+      'recipient.type_id',
+      'direct_message_group.huddle_hash',
+    ])
+    .where('user_message.user_id', '=', userId)
+    .where(sql<boolean>`(user_message.flags & ${FLAG_BITS.read}) = 0`)
+    .orderBy('message.id', 'desc')
+    .limit(MAX_UNREAD_MESSAGES + 1)
+    .execute();
+  const unread = emptyUnread();
+  unread.old_unreads_missing = rows.length > MAX_UNREAD_MESSAGES;
+  for (const row of rows.slice(0, MAX_UNREAD_MESSAGES).reverse()) {
+    const mentioned = (row.flags & MENTION_MASK) !== 0;
+    if (row.type === RecipientType.STREAM) {
+      addUnread(unread, { id: row.id, mentioned, kind: 'stream', streamId: row.type_id, topic: row.subject });
+    } else if (row.type === RecipientType.PERSONAL) {
+      // A one-on-one message is addressed to the receiver: the other side is whoever is not me.
+      const other = row.sender_id === userId ? row.type_id : row.sender_id;
+      addUnread(unread, { id: row.id, mentioned, kind: 'pm', otherUserId: other });
+    } else {
+      addUnread(unread, { id: row.id, mentioned, kind: 'huddle', userIdsString: row.huddle_hash ?? '' });
+    }
+  }
+  return normalizeUnread(unread);
+}
+
+export async function starredState(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_message')
+    .select('message_id')
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`(flags & ${FLAG_BITS.starred}) != 0`)
+    .orderBy('message_id')
+    .execute();
+  return rows.map((row) => row.message_id);
+}
+
+export interface RecentConversation {
+  max_message_id: number;
+  user_ids: number[];
+}
+
+/** Newest conversation first; user_ids are the other participants (none for a self-DM). */
+export function sortRecent(list: RecentConversation[]): RecentConversation[] {
+  return list.sort((a, b) => b.max_message_id - a.max_message_id);
+}
+
+export async function recentPrivateConversationsState(db: DbOrTx, userId: number): Promise<RecentConversation[]> {
+  const rows = await db
+    .selectFrom('user_message')
+    .innerJoin('message', 'message.id', 'user_message.message_id')
+    .innerJoin('recipient', 'recipient.id', 'message.recipient_id')
+    .leftJoin('direct_message_group', 'direct_message_group.recipient_id', 'recipient.id')
+    .select(['message.id', 'message.sender_id', 'recipient.type', 'recipient.type_id', 'direct_message_group.huddle_hash'])
+    .where('user_message.user_id', '=', userId)
+    .where('recipient.type', 'in', [RecipientType.PERSONAL, RecipientType.DIRECT_MESSAGE_GROUP])
+    .orderBy('message.id', 'desc')
+    .limit(RECENT_PRIVATE_MESSAGES)
+    .execute();
+  const byKey = new Map<string, RecentConversation>();
+  for (const row of rows) {
+    let others: number[];
+    if (row.type === RecipientType.PERSONAL) {
+      const other = row.sender_id === userId ? row.type_id : row.sender_id;
+      others = other === userId ? [] : [other];
+    } else {
+      others = (row.huddle_hash ?? '').split(',').map(Number).filter((id) => id !== userId);
+    }
+    const key = others.join(',');
+    if (!byKey.has(key)) byKey.set(key, { max_message_id: row.id, user_ids: others });
+  }
+  return sortRecent([...byKey.values()]);
+}

@@ -1,0 +1,139 @@
+// The `realm` part of the POST /register state: the organization's settings as realm_<name>,
+// and the server's own limits and constants clients read at start-up.
+import type { RealmRow } from '../../db/schema.js';
+import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
+import { realmSettings } from '../../lib/realm-settings.js';
+
+/** Bounds and timings the server announces (SPEC.md Limits; values from the reference contract). */
+export const SERVER_CONSTANTS = {
+  max_message_length: 10000,
+  max_topic_length: 60,
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  server_typing_started_expiry_period_milliseconds: 45000,
+  server_typing_stopped_wait_period_milliseconds: 12000,
+  server_typing_started_wait_period_milliseconds: 30000,
+  event_queue_longpoll_timeout_seconds: 90,
+  server_presence_ping_interval_seconds: 60,
+  server_presence_offline_threshold_seconds: 200,
+  max_file_upload_size_mib: 25,
+  max_avatar_file_size_mib: 5,
+  max_icon_file_size_mib: 5,
+  max_logo_file_size_mib: 5,
+  password_min_length: 6,
+  password_max_length: 100,
+  password_min_guesses: 10000,
+};
+
+/** Settings reported under their own name with the realm_ prefix. */
+const PREFIXED_SETTINGS = [
+  'allow_message_editing',
+  'message_content_edit_limit_seconds',
+  'message_content_delete_limit_seconds',
+  'move_messages_within_stream_limit_seconds',
+  'move_messages_between_streams_limit_seconds',
+  'edit_topic_policy',
+  'move_messages_between_streams_policy',
+  'delete_own_message_policy',
+  'wildcard_mention_policy',
+  'message_edit_history_visibility_policy',
+  'mandatory_topics',
+  'waiting_period_threshold',
+  'add_custom_emoji_policy',
+  'create_public_stream_policy',
+  'create_private_stream_policy',
+  'create_web_public_stream_policy',
+  'invite_to_realm_policy',
+  'invite_to_stream_policy',
+  'private_message_policy',
+  'user_group_edit_policy',
+  'default_language',
+  'default_code_block_language',
+  'digest_emails_enabled',
+  'digest_weekday',
+  'disallow_disposable_email_addresses',
+  'email_changes_disabled',
+  'emails_restricted_to_domains',
+  'enable_read_receipts',
+  'enable_spectator_access',
+  'enable_guest_user_indicator',
+  'giphy_rating',
+  'inline_image_preview',
+  'inline_url_embed_preview',
+  'invite_required',
+  'message_content_allowed_in_email_notifications',
+  'message_retention_days',
+  'name_changes_disabled',
+  'avatar_changes_disabled',
+  'presence_disabled',
+  'send_welcome_emails',
+  'video_chat_provider',
+  'want_advertise_in_communities_directory',
+  'org_type',
+  'plan_type',
+] as const;
+
+export function realmState(realm: RealmRow, options: { serverGeneration: number; development: boolean }) {
+  const settings = realmSettings(realm);
+  const state: Record<string, unknown> = {};
+  for (const name of PREFIXED_SETTINGS) state[`realm_${name}`] = settings[name];
+  const iconUrl = realmIconUrl(realm);
+  const host = hostOf(realm.url);
+  Object.assign(state, {
+    realm_name: realm.name,
+    realm_description: renderRealmDescription(realm.description),
+    realm_url: realm.url,
+    realm_uri: realm.url,
+    realm_date_created: realm.date_created,
+    realm_allow_edit_history: settings.message_edit_history_visibility_policy !== 'none',
+    realm_icon_url: iconUrl,
+    realm_icon_source: 'G',
+    realm_logo_url: '',
+    realm_logo_source: 'D',
+    realm_night_logo_url: '',
+    realm_night_logo_source: 'D',
+    realm_bot_domain: host,
+    realm_is_zephyr_mirror_realm: false,
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_upload_quota_mib: null,
+    realm_enable_guest_user_dm_warning: true,
+    realm_require_unique_names: false,
+    realm_jitsi_server_url: null,
+    realm_empty_topic_display_name: 'general chat',
+    realm_new_stream_announcements_stream_id: -1,
+    realm_signup_announcements_stream_id: -1,
+    realm_zulip_update_announcements_stream_id: -1,
+    realm_authentication_methods: {
+      Email: { enabled: true, available: true },
+      Dev: { enabled: options.development, available: options.development },
+    },
+    realm_default_external_accounts: {},
+    settings_send_digest_emails: false,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    development_environment: options.development,
+    server_generation: options.serverGeneration,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_web_public_streams_enabled: false,
+    server_emoji_data_url: `${realm.url}/static/emoji-data.json`,
+    server_jitsi_server_url: null,
+    giphy_rating_options: {},
+    ...SERVER_CONSTANTS,
+  });
+  return state;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}

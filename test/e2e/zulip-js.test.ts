@@ -1,0 +1,101 @@
+// A bot author's session with the real zulip-js client against a real server on a free port:
+// every call goes through zulip-js unmodified (multipart bodies, query strings as it builds them).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import zulip, { type Client } from 'zulip-js';
+import { loadConfig } from '../../src/config.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+describe('zulip-js against a running Confab', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'confab-e2e-'));
+  let server: RunningServer;
+  let mark: Client;
+  let mona: Client;
+
+  before(async () => {
+    const original = console.log;
+    console.log = () => undefined;
+    try {
+      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
+      server = await startServer({ ...config, heartbeatMinSeconds: 1, heartbeatMaxSeconds: 1 });
+    } finally {
+      console.log = original;
+    }
+    // One client logs in with a password (POST /fetch_api_key, multipart), the other with a key.
+    mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
+    const monaKey = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
+    mona = await zulip({ realm: server.url, username: 'mona@confab.test', apiKey: monaKey.config.apiKey });
+  });
+
+  after(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads the server settings and the users', async () => {
+    const settings = await mark.server.settings();
+    assert.equal(settings.result, 'success');
+    assert.equal(settings.zulip_feature_level, 229);
+    const me = await mark.users.me.getProfile();
+    assert.equal(me.email, 'mark@confab.test');
+    const users = await mark.users.retrieve();
+    assert.ok(users.members.some((u: { email: string }) => u.email === 'mona@confab.test'));
+  });
+
+  it('sends a stream message and a direct message, and finds them with a narrow', async () => {
+    const stream = await mark.messages.send({ type: 'stream', to: 'general', topic: 'from zulip-js', content: 'Hello from a bot' });
+    assert.equal(stream.result, 'success', JSON.stringify(stream));
+    const monaId = (await mona.users.me.getProfile()).user_id;
+    const direct = await mark.messages.send({ type: 'private', to: [monaId], content: 'Just for you' });
+    assert.equal(direct.result, 'success', JSON.stringify(direct));
+    const found = await mona.messages.retrieve({
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: [{ operator: 'stream', operand: 'general' }, { operator: 'topic', operand: 'from zulip-js' }],
+    });
+    assert.equal(found.result, 'success', JSON.stringify(found));
+    assert.deepEqual(found.messages.map((m: { id: number }) => m.id), [stream.id]);
+    assert.equal(found.messages[0].content, '<p>Hello from a bot</p>');
+  });
+
+  it('registers a queue and receives a message event by long-polling', async () => {
+    const queue = await mona.queues.register({ event_types: ['message'] });
+    assert.equal(queue.result, 'success', JSON.stringify(queue));
+    const poll = mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id });
+    const sent = await mark.messages.send({ type: 'stream', to: 'general', topic: 'events', content: 'Are you there?' });
+    const answer = await poll;
+    assert.equal(answer.result, 'success', JSON.stringify(answer));
+    const event = answer.events.find((e: { type: string }) => e.type === 'message');
+    assert.equal(event.message.id, sent.id);
+    assert.deepEqual(event.flags, []);
+    const gone = await mona.queues.deregister({ queue_id: queue.queue_id });
+    assert.equal(gone.result, 'success', JSON.stringify(gone));
+  });
+
+  it('marks a message read and receives the flag event', async () => {
+    const sent = await mark.messages.send({ type: 'stream', to: 'general', topic: 'flags', content: 'Read me' });
+    const queue = await mona.queues.register({ event_types: ['update_message_flags'] });
+    const marked = await mona.messages.flags.add({ flag: 'read', messages: [sent.id] });
+    assert.equal(marked.result, 'success', JSON.stringify(marked));
+    assert.deepEqual(marked.messages, [sent.id]);
+    const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
+    const event = answer.events.find((e: { type: string }) => e.type === 'update_message_flags');
+    assert.deepEqual({ op: event.op, flag: event.flag, messages: event.messages }, { op: 'add', flag: 'read', messages: [sent.id] });
+  });
+
+  it('sends typing notifications that the other side receives', async () => {
+    const queue = await mona.queues.register({ event_types: ['typing'] });
+    const monaId = (await mona.users.me.getProfile()).user_id;
+    const start = await mark.typing.send({ to: [monaId], op: 'start' });
+    assert.equal(start.result, 'success', JSON.stringify(start));
+    const stop = await mark.typing.send({ to: [monaId], op: 'stop' });
+    assert.equal(stop.result, 'success', JSON.stringify(stop));
+    const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
+    assert.deepEqual(answer.events.map((e: { type: string; op: string }) => `${e.type}:${e.op}`), ['typing:start', 'typing:stop']);
+  });
+});

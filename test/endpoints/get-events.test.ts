@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { UserRow } from '../../src/db/schema.js';
+import type { QueueSpec } from '../../src/events/types.js';
+import { queueSpec } from '../support/queue-spec.js';
+import { ApiClient, expectError, expectSuccess } from '../support/client.js';
+import { setup, type TestContext } from '../support/context.js';
+import { testDialects } from '../support/dialects.js';
+
+for (const dialect of testDialects()) {
+  describe(`GET /events [${dialect}]`, () => {
+    let ctx: TestContext;
+    before(async () => (ctx = await setup(dialect, { config: { heartbeatMinSeconds: 0.05, heartbeatMaxSeconds: 0.1 } })));
+    after(() => ctx.close());
+    beforeEach(() => ctx.clearEvents());
+
+    const create = (user: UserRow, extra: Partial<QueueSpec> = {}) => ctx.services.queues.create(queueSpec(user, extra));
+    const poll = (who: 'mark' | 'mona' | 'olivia', queue_id: string, extra: Record<string, unknown> = {}) =>
+      ctx.as(who).get('/events', { queue_id, last_event_id: -1, dont_block: true, ...extra });
+    const sendToGeneral = (who: 'mark' | 'mona', topic: string, content: string, extra: Record<string, unknown> = {}) =>
+      ctx.as(who).post('/messages', { type: 'stream', to: 'general', topic, content, ...extra });
+
+    it('returns nothing at once under dont_block, then the events that arrived', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona);
+      assert.deepEqual(expectSuccess(await poll('mona', queue.id)), { result: 'success', msg: '', events: [], queue_id: queue.id });
+      const sent = expectSuccess(await sendToGeneral('mark', 'hello', 'hi there'));
+      const body = expectSuccess(await poll('mona', queue.id));
+      assert.equal(body.queue_id, queue.id);
+      assert.equal(body.events.length, 1);
+      const [event] = body.events;
+      assert.deepEqual(Object.keys(event).sort(), ['flags', 'id', 'message', 'type']);
+      assert.equal(event.id, 0);
+      assert.deepEqual(event.flags, []);
+      assert.equal(event.message.id, sent.id);
+      assert.equal(event.message.content, '<p>hi there</p>');
+      assert.equal(event.message.content_type, 'text/html');
+      // Acknowledged events are gone.
+      assert.deepEqual(expectSuccess(await poll('mona', queue.id, { last_event_id: 0 })).events, []);
+    });
+
+    it('wakes a waiting poll when an event arrives', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona);
+      const waiting = poll('mona', queue.id, { dont_block: false });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(ctx.services.queues.waitingPolls(), 1);
+      expectSuccess(await sendToGeneral('mark', 'wake', 'up'));
+      const body = expectSuccess(await waiting);
+      assert.deepEqual(body.events.map((e: { type: string; id: number }) => [e.type, e.id]), [['message', 0]]);
+      assert.equal(ctx.services.queues.waitingPolls(), 0);
+    });
+
+    it('answers a quiet poll with a heartbeat', async () => {
+      const queue = await create(ctx.seed.users.mona);
+      const body = expectSuccess(await poll('mona', queue.id, { dont_block: false }));
+      assert.deepEqual(body.events, [{ type: 'heartbeat', id: 0 }]);
+      assert.deepEqual(expectSuccess(await poll('mona', queue.id, { last_event_id: 0 })).events, []);
+    });
+
+    it('reports the pruning errors', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona);
+      ctx.services.bus.publish([1, 2, 3].map((n) => ({ event: { type: 'alert_words', alert_words: [`w${n}`] }, users: [mona.id] })));
+      expectSuccess(await poll('mona', queue.id, { last_event_id: 1 }));
+      expectError(await poll('mona', queue.id, { last_event_id: 0 }), 'An event newer than 0 has already been pruned!');
+      expectError(await poll('mona', queue.id, { last_event_id: 7 }), 'Event 7 was not in this queue');
+    });
+
+    it("refuses an unknown queue and another user's queue", async () => {
+      const queue = await create(ctx.seed.users.mona);
+      const other = expectError(await poll('mark', queue.id), `Bad event queue ID: ${queue.id}`, 'BAD_EVENT_QUEUE_ID');
+      assert.equal(other.queue_id, queue.id);
+      const unknown = expectError(await poll('mark', 'no-such-queue'), 'Bad event queue ID: no-such-queue', 'BAD_EVENT_QUEUE_ID');
+      assert.equal(unknown.queue_id, 'no-such-queue');
+    });
+
+    it('needs queue_id and last_event_id', async () => {
+      const queue = await create(ctx.seed.users.mona);
+      expectError(await ctx.as('mona').get('/events', { last_event_id: -1 }), "Missing 'queue_id' argument");
+      expectError(await ctx.as('mona').get('/events', { queue_id: queue.id }), "Missing 'last_event_id' argument");
+      expectError(await ctx.as('mona').get('/events', { queue_id: queue.id, last_event_id: 'x' }), 'last_event_id is not valid JSON');
+    });
+
+    it('keeps only message events that fit the narrow', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona, { narrow: [{ operator: 'topic', operand: 'narrowed', negated: false }] });
+      expectSuccess(await sendToGeneral('mark', 'other', 'skip me'));
+      const kept = expectSuccess(await sendToGeneral('mark', 'Narrowed', 'keep me'));
+      ctx.services.bus.publish([{ event: { type: 'alert_words', alert_words: [] }, users: [mona.id] }]);
+      const events = expectSuccess(await poll('mona', queue.id)).events;
+      assert.deepEqual(events.map((e: any) => [e.type, e.message?.id]), [['message', kept.id], ['alert_words', undefined]]);
+    });
+
+    it('keeps only the event types asked for', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona, { eventTypes: ['alert_words'] });
+      expectSuccess(await sendToGeneral('mark', 'types', 'x'));
+      ctx.services.bus.publish([{ event: { type: 'alert_words', alert_words: ['a'] }, users: [mona.id] }]);
+      const events = expectSuccess(await poll('mona', queue.id)).events;
+      // The filtered-out message took no id.
+      assert.deepEqual(events, [{ type: 'alert_words', alert_words: ['a'], id: 0 }]);
+    });
+
+    it('gives raw Markdown to apply_markdown false clients', async () => {
+      const queue = await create(ctx.seed.users.mona, { applyMarkdown: false });
+      expectSuccess(await sendToGeneral('mark', 'raw', 'raw *text*'));
+      const [event] = expectSuccess(await poll('mona', queue.id)).events;
+      assert.equal(event.message.content, 'raw *text*');
+      assert.equal(event.message.content_type, 'text/x-markdown');
+      assert.equal(event.internal, undefined);
+    });
+
+    it('leaves avatar_url null for client_gravatar clients that may see the sender email', async () => {
+      const { mark, mona, olivia } = ctx.seed.users;
+      await ctx.services.db.updateTable('user_profile').set({ settings: JSON.stringify({ email_address_visibility: 3 }) }).where('id', '=', mark.id).execute();
+      try {
+        const admins = await create(olivia, { clientGravatar: true });
+        const member = await create(mona, { clientGravatar: true });
+        const plain = await create(olivia);
+        expectSuccess(await sendToGeneral('mark', 'avatars', 'x'));
+        assert.equal(expectSuccess(await poll('olivia', admins.id)).events[0].message.avatar_url, null);
+        assert.match(expectSuccess(await poll('mona', member.id)).events[0].message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+        assert.match(expectSuccess(await poll('olivia', plain.id)).events[0].message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+      } finally {
+        await ctx.services.db.updateTable('user_profile').set({ settings: mark.settings }).where('id', '=', mark.id).execute();
+      }
+    });
+
+    it('echoes local_message_id to the sending queue only, and sender_queue_id to nobody', async () => {
+      const { mark } = ctx.seed.users;
+      const sending = await create(mark);
+      const otherTab = await create(mark);
+      expectSuccess(await sendToGeneral('mark', 'local', 'x', { queue_id: sending.id, local_id: '12.01' }));
+      const own = expectSuccess(await ctx.as('mark').get('/events', { queue_id: sending.id, last_event_id: -1, dont_block: true })).events[0];
+      assert.equal(own.local_message_id, '12.01');
+      assert.equal(own.sender_queue_id, undefined);
+      const [other] = expectSuccess(await poll('mark', otherTab.id)).events;
+      assert.equal(other.local_message_id, undefined);
+      assert.equal(other.sender_queue_id, undefined);
+    });
+
+    it('splits bulk deletions for clients without bulk_message_deletion', async () => {
+      const { mona } = ctx.seed.users;
+      const capabilities = { ...queueSpec(mona).capabilities, bulk_message_deletion: false };
+      const bulk = await create(mona);
+      const single = await create(mona, { capabilities });
+      const id = expectSuccess(await sendToGeneral('mark', 'delete', 'x')).id as number;
+      expectSuccess(await ctx.as('mark').delete(`/messages/${id}`));
+      const generalId = ctx.seed.streams.general.id;
+      const common = { type: 'delete_message', message_type: 'stream', stream_id: generalId, topic: 'delete' };
+      assert.deepEqual(expectSuccess(await poll('mona', bulk.id)).events[1], { ...common, message_ids: [id], id: 1 });
+      assert.deepEqual(expectSuccess(await poll('mona', single.id)).events[1], { ...common, message_id: id, id: 1 });
+      ctx.services.bus.publish([{ event: { ...common, message_ids: [id, id + 1] }, users: [mona.id] }]);
+      const split = expectSuccess(await poll('mona', single.id, { last_event_id: 1 })).events;
+      assert.deepEqual(split.map((e: any) => [e.id, e.message_id]), [[2, id], [3, id + 1]]);
+    });
+
+    it('sends stream typing events only to clients that declared them', async () => {
+      const { mark, mona } = ctx.seed.users;
+      const capabilities = { ...queueSpec(mona).capabilities, stream_typing_notifications: false };
+      const modern = await create(mona);
+      const old = await create(mona, { capabilities });
+      const sender = { user_id: mark.id, email: mark.email };
+      ctx.services.bus.publish([
+        { event: { type: 'typing', op: 'start', message_type: 'stream', sender, stream_id: ctx.seed.streams.general.id, topic: 't' }, users: [mona.id] },
+        { event: { type: 'typing', op: 'start', message_type: 'direct', sender, recipients: [sender] }, users: [mona.id] },
+      ]);
+      assert.deepEqual(expectSuccess(await poll('mona', modern.id)).events.map((e: any) => e.message_type), ['stream', 'direct']);
+      assert.deepEqual(expectSuccess(await poll('mona', old.id)).events.map((e: any) => e.message_type), ['direct']);
+    });
+
+    it('collects idle queues, but not one with a poll connected', async () => {
+      const { mona } = ctx.seed.users;
+      const idle = await create(mona);
+      const short = await create(mona, { idleSeconds: 5 });
+      const busy = await create(mona, { idleSeconds: 5 });
+      const waiting = poll('mona', busy.id, { dont_block: false });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      ctx.clock.advance(6);
+      ctx.services.queues.sweep();
+      assert.equal(ctx.services.queues.get(short.id), undefined);
+      assert.ok(ctx.services.queues.get(busy.id));
+      assert.ok(ctx.services.queues.get(idle.id));
+      expectSuccess(await waiting);
+      ctx.clock.advance(ctx.services.config.queueIdleSeconds);
+      ctx.services.queues.sweep();
+      assert.equal(ctx.services.queues.get(idle.id), undefined);
+      expectError(await poll('mona', idle.id), `Bad event queue ID: ${idle.id}`, 'BAD_EVENT_QUEUE_ID');
+    });
+
+    it('drops the waiting poll when the client disconnects', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona);
+      await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = ctx.app.server.address() as AddressInfo;
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        path: `/api/v1/events?queue_id=${queue.id}&last_event_id=-1`,
+        headers: { authorization: ApiClient.basic(mona.delivery_email, mona.api_key) },
+      });
+      req.on('error', () => {});
+      req.end();
+      const deadline = Date.now() + 2000;
+      while (ctx.services.queues.waitingPolls() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(ctx.services.queues.waitingPolls(), 1);
+      req.destroy();
+      while (ctx.services.queues.waitingPolls() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(ctx.services.queues.waitingPolls(), 0);
+      // The queue stays usable, and no heartbeat was left behind to land in it.
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(expectSuccess(await poll('mona', queue.id)).events, []);
+    });
+  });
+}
