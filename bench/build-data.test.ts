@@ -9,6 +9,7 @@ import { defaultConfig } from '../src/config.js';
 import type { Store } from '../src/db/connect.js';
 import { RecipientType, type MessageRow } from '../src/db/schema.js';
 import { LocalBus } from '../src/events/bus.js';
+import { withQueues } from '../src/events/registry.js';
 import type { Addressee } from '../src/lib/addressee.js';
 import { defaultReadBySender } from '../src/lib/client-name.js';
 import { FLAG_BITS } from '../src/lib/message-flags.js';
@@ -124,9 +125,9 @@ for (const dialect of testDialects()) {
     });
 
     it('writes the same rows as sending the message through checkSendMessage', async () => {
-      const services: Services = {
+      const services: Services = withQueues({
         config: defaultConfig, store, db: store.db, clock: { now: () => END }, bus: new LocalBus(),
-      };
+      });
       const users = new Map(built.org.users.map((u) => [u.id, u]));
       const sample = await store.db
         .selectFrom('message')

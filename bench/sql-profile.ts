@@ -12,6 +12,7 @@ import { defaultConfig } from '../src/config.js';
 import { sqlitePathFor, type Store } from '../src/db/connect.js';
 import type { Database } from '../src/db/schema.js';
 import { LocalBus } from '../src/events/bus.js';
+import { withQueues } from '../src/events/registry.js';
 import { systemClock } from '../src/services.js';
 import { discoverTargets, removeSentMessages } from './lib/discover.js';
 import { COMMON_SEARCH_WORD } from './lib/text.js';
@@ -53,7 +54,7 @@ async function main() {
   // One connection for reads and writes: the profile runs one request at a time.
   const store: Store = { db, kind: choice.kind, transact: (work) => db.transaction().execute(work), close: () => db.destroy() };
   const targets = await discoverTargets(store, COMMON_SEARCH_WORD);
-  const app = await buildApp({ config: { ...defaultConfig }, store, db, clock: systemClock, bus: new LocalBus() });
+  const app = await buildApp(withQueues({ config: { ...defaultConfig }, store, db, clock: systemClock, bus: new LocalBus() }));
   const authorization = `Basic ${Buffer.from(`${targets.user.email}:${targets.user.apiKey}`).toString('base64')}`;
   const headers: Record<string, string> = { authorization, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
   const send = () => app.inject({ method: method as 'GET', url: path, headers, ...(body ? { payload: body } : {}) });

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { defaultConfig } from '../../src/config.js';
 import type { Store } from '../../src/db/connect.js';
 import { LocalBus } from '../../src/events/bus.js';
+import { withQueues } from '../../src/events/registry.js';
 import { listRealms } from '../../src/queries/realms.js';
 import type { Services } from '../../src/services.js';
 import { writeMessages, type MessageTotals } from './messages.js';
@@ -66,13 +67,13 @@ export async function buildDataSet(store: Store, options: BuildOptions): Promise
   const plan = makePlan(options);
   const start = options.end - 365 * 86_400;
   // The organization exists a little before its first message.
-  const services: Services = {
+  const services: Services = withQueues({
     config: { ...defaultConfig, externalUrl: options.realmUrl },
     store,
     db: store.db,
     clock: { now: () => start - 7 * 86_400 },
     bus: new LocalBus(),
-  };
+  });
   const t0 = Date.now();
   await tuneForLoading(store, true);
   const org = await step('organization', () => createOrganization(services, plan, options.realmUrl));

@@ -1,0 +1,237 @@
+// Event benchmarks: fan-out of message events to many long-polling clients, many idle long-polls
+// held at once, and POST /register latency. Usage: npm run bench:events -- --data-dir DIR
+import { setMaxListeners } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openStore, sqlitePathFor } from '../src/db/connect.js';
+import { ensureCompiled } from './lib/confab-build.js';
+import { agent, basicAuth, call, percentile } from './lib/http-client.js';
+import { measure } from './lib/load.js';
+import { freePort, killAll, startProcess } from './lib/servers.js';
+import { positiveInt, storeChoice } from './lib/store-options.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const FANOUT_TOPIC = 'bench fan-out';
+const log = (line: string) => console.error(line);
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, clients: { type: 'string' },
+    'idle-polls': { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  console.log('Usage: npm run bench:events -- [--data-dir DIR | --database-url URL] [--clients 1000] [--idle-polls 10000] [--seconds 10]');
+  process.exit(0);
+}
+const choice = storeChoice(values['data-dir'], values['database-url']);
+const clients = positiveInt('clients', values.clients, 1000);
+const idlePolls = positiveInt('idle-polls', values['idle-polls'], 10_000);
+const seconds = positiveInt('seconds', values.seconds, 10);
+
+interface Person { email: string; apiKey: string; auth: string }
+
+/** The stream with the most people, and its active human subscribers. */
+async function pickAudience() {
+  const store = choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
+  try {
+    const stream = await store.db
+      .selectFrom('stream')
+      .innerJoin('subscription', 'subscription.recipient_id', 'stream.recipient_id')
+      .select(['stream.name', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('subscription.active', '=', 1)
+      .groupBy('stream.name')
+      .orderBy('n', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const rows = await store.db
+      .selectFrom('user_profile')
+      .innerJoin('subscription', 'subscription.user_id', 'user_profile.id')
+      .innerJoin('stream', 'stream.recipient_id', 'subscription.recipient_id')
+      .select(['user_profile.delivery_email as email', 'user_profile.api_key as apiKey'])
+      .where('stream.name', '=', stream.name)
+      .where('subscription.active', '=', 1)
+      .where('user_profile.is_active', '=', 1)
+      .where('user_profile.is_bot', '=', 0)
+      .orderBy('user_profile.id')
+      .execute();
+    const people: Person[] = rows.map((r) => ({ ...r, auth: basicAuth(r.email, r.apiKey) }));
+    return { stream: stream.name, people };
+  } finally {
+    await store.close();
+  }
+}
+
+async function removeFanoutMessages() {
+  const store = choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
+  try {
+    const ids = (await store.db.selectFrom('message').select('id').where('subject', '=', FANOUT_TOPIC).execute()).map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await store.db.deleteFrom('user_message').where('message_id', 'in', chunk).execute();
+      await store.db.deleteFrom('message').where('id', 'in', chunk).execute();
+    }
+    return ids.length;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function pool<T, R>(items: T[], limit: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!, i);
+    }
+  }));
+  return out;
+}
+
+async function register(port: number, person: Person, eventTypes: string[]): Promise<{ queueId: string; lastEventId: number }> {
+  const answer = await call(port, 'POST', '/register', person.auth, { event_types: eventTypes });
+  if (answer.status !== 200) throw new Error(`register failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return { queueId: answer.body.queue_id, lastEventId: answer.body.last_event_id };
+}
+
+/** Sequential registers (no queueing behind each other): the latency of one POST /register. */
+async function registerLatency(port: number, people: Person[], count: number) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const person = people[i % people.length]!;
+    const started = performance.now();
+    const { queueId } = await register(port, person, ['message', 'update_message_flags', 'subscription', 'realm_user', 'realm', 'stream', 'user_settings']);
+    times.push(performance.now() - started);
+    await call(port, 'DELETE', '/events', person.auth, { queue_id: queueId });
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** Every client long-polls its own queue; sender sends at `rate` for `seconds`; returns per-message time until all hold it. */
+async function fanout(port: number, stream: string, sender: Person, people: Person[], rates: number[]) {
+  const queues = await pool(people, 50, (person) => register(port, person, ['message']));
+  const received = new Map<number, { count: number; last: number }>();
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const loops = queues.map(async (queue, i) => {
+    let last = queue.lastEventId;
+    while (!stop.signal.aborted) {
+      try {
+        const answer = await call(port, 'GET', '/events', people[i]!.auth, { queue_id: queue.queueId, last_event_id: last }, stop.signal);
+        const now = performance.now();
+        for (const event of answer.body.events ?? []) {
+          last = Math.max(last, event.id);
+          if (event.type !== 'message') continue;
+          const entry = received.get(event.message.id) ?? { count: 0, last: 0 };
+          entry.count++;
+          entry.last = Math.max(entry.last, now);
+          received.set(event.message.id, entry);
+        }
+      } catch {
+        if (!stop.signal.aborted) await sleep(100);
+      }
+    }
+  });
+  await sleep(1000);
+  const results: Array<{ rate: number; latencies: number[]; incomplete: number }> = [];
+  for (const rate of rates) {
+    const sent: Array<{ id: number; at: number }> = [];
+    const total = rate * seconds;
+    const start = performance.now();
+    const sends: Promise<void>[] = [];
+    for (let n = 0; n < total; n++) {
+      const due = start + (n * 1000) / rate;
+      await sleep(Math.max(0, due - performance.now()));
+      const at = performance.now();
+      sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s #${n}` })
+        .then((answer) => void sent.push({ id: answer.body.id, at })));
+    }
+    await Promise.all(sends);
+    await sleep(3000);
+    const latencies = sent
+      .filter((s) => (received.get(s.id)?.count ?? 0) >= queues.length)
+      .map((s) => received.get(s.id)!.last - s.at)
+      .sort((a, b) => a - b);
+    results.push({ rate, latencies, incomplete: sent.length - latencies.length });
+    log(`fan-out at ${rate}/s: ${sent.length} messages, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${sent.length - latencies.length} not delivered to all`);
+  }
+  stop.abort();
+  await Promise.allSettled(loops);
+  await pool(queues, 50, (queue, i) => call(port, 'DELETE', '/events', people[i]!.auth, { queue_id: queue.queueId }));
+  return results;
+}
+
+/** Holds `count` idle long-polls and measures another route's latency with and without them. */
+async function capacity(port: number, people: Person[], count: number, rssOf: () => number) {
+  const probe = people[0]!;
+  const spec = { title: 'GET /users/me', port, method: 'GET' as const, path: '/api/v1/users/me', headers: { authorization: probe.auth }, connections: 10, durationSeconds: seconds, warmupSeconds: 2 };
+  const unloaded = await measure(spec);
+  const rssBefore = rssOf();
+  const queues = await pool(Array.from({ length: count }, (_, i) => people[i % people.length]!), 50, (person) => register(port, person, ['realm_emoji']));
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal);
+  const polls = queues.map((queue, i) =>
+    call(port, 'GET', '/events', people[i % people.length]!.auth, { queue_id: queue.queueId, last_event_id: queue.lastEventId }, stop.signal).catch(() => undefined),
+  );
+  await sleep(3000);
+  const rssHeld = rssOf();
+  const loaded = await measure(spec);
+  stop.abort();
+  await Promise.allSettled(polls);
+  return { unloaded, loaded, rssBefore, rssHeld };
+}
+
+async function main() {
+  const { stream, people } = await pickAudience();
+  if (people.length < 2) throw new Error('the data set has no stream with subscribers');
+  const sender = people[0]!;
+  const audience = people.slice(1, clients + 1);
+  log(`stream #${stream}: ${people.length} subscribers; ${audience.length} long-polling clients`);
+  const port = await freePort();
+  const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
+  const resultsDir = join(ROOT, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/:/g, '-').slice(0, 19);
+  const confab = await startProcess({
+    name: 'confab', command: process.execPath,
+    args: [ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+    port, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-server.log`), cwd: ROOT,
+  });
+  const loadBefore = loadavg()[0]!;
+  try {
+    const registers = await registerLatency(port, people, 200);
+    log(`register: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
+    const fan = await fanout(port, stream, sender, audience, [1, 20]);
+    const cap = await capacity(port, people, idlePolls, () => confab.memory()?.rssMb ?? NaN);
+    const lines = [
+      `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,
+      '',
+      `POST /register (200 sequential)          p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`,
+      ...fan.map((f) => `fan-out to ${audience.length} clients at ${String(f.rate).padStart(2)}/s    p50 ${percentile(f.latencies, 50).toFixed(1)} ms  p99 ${percentile(f.latencies, 99).toFixed(1)} ms   (${f.latencies.length} messages; ${f.incomplete} not delivered to all)   target p99 <= 100 ms: ${percentile(f.latencies, 99) <= 100 && f.incomplete === 0 ? 'met' : 'NOT met'}`),
+      `${idlePolls} idle long-polls held         RSS ${cap.rssHeld.toFixed(0)} MB (before: ${cap.rssBefore.toFixed(0)} MB)   target <= 500 MB: ${cap.rssHeld <= 500 ? 'met' : 'NOT met'}`,
+      `GET /users/me, 10 connections         p99 ${cap.loaded.p99.toFixed(2)} ms with the polls held, ${cap.unloaded.p99.toFixed(2)} ms without (${(cap.loaded.p99 / cap.unloaded.p99).toFixed(2)}x)   target <= 2x: ${cap.loaded.p99 <= 2 * cap.unloaded.p99 ? 'met' : 'NOT met'}`,
+    ];
+    console.log(lines.join('\n'));
+    writeFileSync(join(resultsDir, `${stamp}-events.json`), JSON.stringify({ date: new Date().toISOString(), store: choice.label, clients: audience.length, idlePolls, register: registers, fanout: fan, capacity: cap, report: lines }, null, 2) + '\n');
+  } finally {
+    await confab.stop();
+    agent.destroy();
+    log(`removed ${await removeFanoutMessages()} fan-out messages`);
+  }
+}
+
+process.on('SIGINT', () => {
+  killAll();
+  process.exit(130);
+});
+main().catch((error) => {
+  killAll();
+  console.error(error);
+  process.exit(1);
+});
