@@ -1,7 +1,10 @@
 // GET /events: acknowledge, then return the queue's newer events at once or by long-polling.
+// Without a queue_id and with dont_block, it registers a queue from the register parameters.
+import { queueSpecFor } from '../events/state/register.js';
 import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { queueParams, queueRequest } from '../http/register-params.js';
 
 export default endpoint({
   method: 'GET',
@@ -10,11 +13,14 @@ export default endpoint({
     queue_id: p.string().optional(),
     last_event_id: p.int().optional(),
     dont_block: p.bool().default(false),
+    ...queueParams,
   },
-  async handler({ params, user, services, reply }) {
-    // Registering a queue here (no queue_id, dont_block true) belongs to POST /register's
-    // parameters; until that exists every call must name its queue.
-    if (params.queue_id === undefined) throw new ApiError("Missing 'queue_id' argument");
+  async handler({ params, user, realm, services, reply }) {
+    if (params.queue_id === undefined) {
+      if (!params.dont_block) throw new ApiError("Missing 'queue_id' argument");
+      const queue = await services.queues.create(queueSpecFor(user, realm, queueRequest(params)));
+      return { events: [], queue_id: queue.id };
+    }
     if (params.last_event_id === undefined) throw new ApiError("Missing 'last_event_id' argument");
     const raw = reply.raw;
     const disconnected = new Promise<void>((resolve) => {

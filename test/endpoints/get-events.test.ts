@@ -8,6 +8,7 @@ import { queueSpec } from '../support/queue-spec.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
 
 for (const dialect of testDialects()) {
   describe(`GET /events [${dialect}]`, () => {
@@ -45,8 +46,7 @@ for (const dialect of testDialects()) {
       const { mona } = ctx.seed.users;
       const queue = await create(mona);
       const waiting = poll('mona', queue.id, { dont_block: false });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      assert.equal(ctx.services.queues.waitingPolls(), 1);
+      await waitUntil(() => ctx.services.queues.waitingPolls() === 1);
       expectSuccess(await sendToGeneral('mark', 'wake', 'up'));
       const body = expectSuccess(await waiting);
       assert.deepEqual(body.events.map((e: { type: string; id: number }) => [e.type, e.id]), [['message', 0]]);
@@ -82,6 +82,25 @@ for (const dialect of testDialects()) {
       expectError(await ctx.as('mona').get('/events', { last_event_id: -1 }), "Missing 'queue_id' argument");
       expectError(await ctx.as('mona').get('/events', { queue_id: queue.id }), "Missing 'last_event_id' argument");
       expectError(await ctx.as('mona').get('/events', { queue_id: queue.id, last_event_id: 'x' }), 'last_event_id is not valid JSON');
+    });
+
+    it('registers a queue itself when called without one and with dont_block', async () => {
+      const { mona } = ctx.seed.users;
+      const made = expectSuccess(
+        await ctx.as('mona').get('/events', { dont_block: true, event_types: ['message'], narrow: [['topic', 'via get']], apply_markdown: true }),
+      );
+      assert.deepEqual(made.events, []);
+      assert.match(made.queue_id, /^[0-9a-f-]{36}$/);
+      const queue = ctx.services.queues.get(made.queue_id)!;
+      assert.equal(queue.spec.userId, mona.id);
+      assert.deepEqual(queue.spec.eventTypes, ['message']);
+      assert.equal(queue.spec.applyMarkdown, true);
+      expectSuccess(await sendToGeneral('mark', 'other topic', 'skip me'));
+      const kept = expectSuccess(await sendToGeneral('mark', 'via get', 'keep me'));
+      const events = expectSuccess(await poll('mona', made.queue_id)).events;
+      assert.deepEqual(events.map((e: any) => e.message.id), [kept.id]);
+      expectError(await ctx.as('mona').get('/events', { dont_block: true, narrow: [['search', 'x']] }), 'Operator search not supported.');
+      expectError(await ctx.as('gus').get('/events', { dont_block: true, all_public_streams: true }), 'User not authorized for this query');
     });
 
     it('keeps only message events that fit the narrow', async () => {
@@ -178,7 +197,7 @@ for (const dialect of testDialects()) {
       const short = await create(mona, { idleSeconds: 5 });
       const busy = await create(mona, { idleSeconds: 5 });
       const waiting = poll('mona', busy.id, { dont_block: false });
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await waitUntil(() => ctx.services.queues.get(busy.id)!.waiting);
       ctx.clock.advance(6);
       ctx.services.queues.sweep();
       assert.equal(ctx.services.queues.get(short.id), undefined);

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { queueSpec } from '../support/queue-spec.js';
+import { waitUntil } from '../support/wait.js';
 
 describe('event queues across a graceful restart', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'confab-queues-'));
@@ -32,8 +33,7 @@ describe('event queues across a graceful restart', () => {
     // A poll still waiting at shutdown ends cleanly.
     const quiet = await first.services.queues.create(queueSpec(owner));
     const waiting = fetch(`${first.url}/api/v1/events?queue_id=${quiet.id}&last_event_id=-1`, { headers: auth });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(first.services.queues.waitingPolls(), 1);
+    await waitUntil(() => first.services.queues.waitingPolls() === 1);
     await first.stop();
     const ended = (await (await waiting).json()) as { result: string; events: unknown[] };
     assert.deepEqual([ended.result, ended.events], ['success', []]);

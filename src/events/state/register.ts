@@ -7,7 +7,7 @@ import { isGuest } from '../../lib/roles.js';
 import { versionFields } from '../../lib/version.js';
 import { applyEvents } from '../apply.js';
 import { fetchInitialState } from '../initial-state.js';
-import type { ClientCapabilities, EventQueues } from '../types.js';
+import type { ClientCapabilities, EventQueues, QueueSpec } from '../types.js';
 
 /** The serving process's start: clients reload when it changes (server_generation). */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -28,14 +28,14 @@ export interface RegisterRequest {
   queueLifespanSecs: number;
 }
 
-export async function registerQueue(
-  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean },
+/** What the queue of a register request holds; refuses all_public_streams to guests. */
+export function queueSpecFor(
   user: UserRow,
   realm: RealmRow,
-  request: RegisterRequest,
-): Promise<Record<string, unknown>> {
+  request: Omit<RegisterRequest, 'fetchEventTypes' | 'includeSubscribers'>,
+): QueueSpec {
   if (request.allPublicStreams && isGuest(user)) throw new ApiError('User not authorized for this query');
-  const queue = await deps.queues.create({
+  return {
     userId: user.id,
     realmId: realm.id,
     eventTypes: request.eventTypes,
@@ -45,7 +45,16 @@ export async function registerQueue(
     clientGravatar: request.clientGravatar,
     allPublicStreams: request.allPublicStreams,
     ...(request.queueLifespanSecs > 0 ? { idleSeconds: Math.min(request.queueLifespanSecs, MAX_QUEUE_LIFESPAN_SECONDS) } : {}),
-  });
+  };
+}
+
+export async function registerQueue(
+  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean },
+  user: UserRow,
+  realm: RealmRow,
+  request: RegisterRequest,
+): Promise<Record<string, unknown>> {
+  const queue = await deps.queues.create(queueSpecFor(user, realm, request));
   const wanted = request.fetchEventTypes ?? request.eventTypes;
   const state = await fetchInitialState(deps.db, user, realm, wanted, {
     now: deps.now,
