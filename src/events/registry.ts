@@ -49,6 +49,8 @@ export function withQueues(base: Omit<Services, 'queues'>): Services {
 
 export class QueueRegistry implements EventQueues {
   private readonly entries = new Map<string, Entry>();
+  /** The same entries by user, so a delivery touches only its recipients' queues. */
+  private readonly byUser = new Map<number, Set<Entry>>();
   private unsubscribe: (() => void) | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly heartbeats = new Set<NodeJS.Timeout>();
@@ -62,7 +64,7 @@ export class QueueRegistry implements EventQueues {
     for (const snapshot of await loadSnapshots(this.services.db)) {
       const queue = EventQueue.restore(snapshot);
       const entry = await this.prepare(queue).catch(() => null);
-      if (entry) this.entries.set(queue.id, entry);
+      if (entry) this.add(entry);
     }
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_SECONDS * 1000);
     this.sweepTimer.unref();
@@ -89,7 +91,7 @@ export class QueueRegistry implements EventQueues {
   async create(spec: QueueSpec): Promise<EventQueue> {
     const queue = new EventQueue(spec, this.services.clock.now());
     const entry = await this.prepare(queue);
-    this.entries.set(queue.id, entry);
+    this.add(entry);
     return queue;
   }
 
@@ -107,7 +109,7 @@ export class QueueRegistry implements EventQueues {
   delete(queueId: string, userId: number): void {
     const { queue } = this.owned(queueId, userId);
     queue.finishWaiter();
-    this.entries.delete(queueId);
+    this.remove(queueId);
   }
 
   /** How many polls are waiting now (tests check that disconnects leave none). */
@@ -149,7 +151,7 @@ export class QueueRegistry implements EventQueues {
     const now = this.services.clock.now();
     for (const [id, { queue }] of this.entries) {
       const idle = queue.spec.idleSeconds ?? this.services.config.queueIdleSeconds;
-      if (!queue.waiting && now - queue.lastAccess > idle) this.entries.delete(id);
+      if (!queue.waiting && now - queue.lastAccess > idle) this.remove(id);
     }
   }
 
@@ -169,17 +171,28 @@ export class QueueRegistry implements EventQueues {
     return { queue, viewer: { id: viewer.id, role: viewer.role }, matches };
   }
 
+  private add(entry: Entry): void {
+    this.entries.set(entry.queue.id, entry);
+    const userId = entry.queue.spec.userId;
+    const set = this.byUser.get(userId);
+    if (set) set.add(entry);
+    else this.byUser.set(userId, new Set([entry]));
+  }
+
+  private remove(queueId: string): void {
+    const entry = this.entries.get(queueId);
+    if (!entry) return;
+    this.entries.delete(queueId);
+    const set = this.byUser.get(entry.queue.spec.userId);
+    set?.delete(entry);
+    if (set?.size === 0) this.byUser.delete(entry.queue.spec.userId);
+  }
+
   private deliver(batch: Delivery[]): void {
     if (this.closing) return;
-    const byUser = new Map<number, Entry[]>();
-    for (const entry of this.entries.values()) {
-      const list = byUser.get(entry.queue.spec.userId);
-      if (list) list.push(entry);
-      else byUser.set(entry.queue.spec.userId, [entry]);
-    }
     for (const { event, users } of batch) {
       for (const userId of users) {
-        for (const entry of byUser.get(userId) ?? []) {
+        for (const entry of this.byUser.get(userId) ?? []) {
           for (const shaped of shapeFor(entry, event as ApiEvent)) entry.queue.push(shaped);
         }
       }
