@@ -1,12 +1,13 @@
 // Opens one of the two stores behind the same Kysely interface and brings it to the latest schema.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { openSqliteConnection } from './sqlite.js';
+import { FifoSqliteDialect } from './sqlite-dialect.js';
 import { withTransaction } from './transaction.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -44,11 +45,11 @@ export function openStore(options: StoreOptions): Store {
     return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
   }
   const path = options.sqlitePath ?? ':memory:';
-  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+  const reader = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: openSqliteConnection(path) }) });
   // A second connection to the same file writes, so reads never queue behind a batch of writes.
   // (An in-memory database exists only on its one connection.)
   const writer =
-    path === ':memory:' ? reader : new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteConnection(path) }) });
+    path === ':memory:' ? reader : new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: openSqliteConnection(path) }) });
   const committer = new GroupCommitter(writer);
   return {
     db: reader,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import type { Store } from '../../src/db/connect.js';
 import { freshStore, testDialects } from '../support/dialects.js';
@@ -37,6 +38,22 @@ for (const dialect of testDialects()) {
       await assert.rejects(duplicate);
       assert.equal(await fine, 'b1');
       assert.deepEqual(await names(), ['a1', 'a2', 'a3', 'a4', 'a5', 'b1']);
+    });
+
+    it('serves many concurrent reads in the order they were asked', async () => {
+      const finished: number[] = [];
+      const answers = await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          sql<{ n: number }>`select ${i} as n`.execute(store.db).then((result) => {
+            finished.push(i);
+            return Number(result.rows[0]!.n);
+          }),
+        ),
+      );
+      assert.deepEqual(answers, Array.from({ length: 500 }, (_, i) => i));
+      // The embedded store's one connection per role serves requests first come, first served.
+      if (dialect === 'sqlite') assert.deepEqual(finished, Array.from({ length: 500 }, (_, i) => i));
+      else assert.equal(finished.length, 500);
     });
 
     it('resolves an action only once its writes are visible to readers', async () => {
