@@ -184,6 +184,8 @@ async function capacity(port: number, people: Person[], count: number, rssOf: ()
   const loaded = await measure(spec);
   stop.abort();
   await Promise.allSettled(polls);
+  // Queues left behind would be saved at shutdown and restored by the next start.
+  await pool(queues, 50, (queue, i) => call(port, 'DELETE', '/events', people[i % people.length]!.auth, { queue_id: queue.queueId }).catch(() => undefined));
   return { unloaded, loaded, rssBefore, rssHeld };
 }
 
