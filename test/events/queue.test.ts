@@ -1,26 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EventQueue } from '../../src/events/queue.js';
-import type { QueueSpec } from '../../src/events/types.js';
 import { ApiError } from '../../src/errors.js';
+import { queueSpec } from '../support/queue-spec.js';
 
-const spec: QueueSpec = {
-  userId: 1,
-  realmId: 1,
-  eventTypes: null,
-  narrow: [],
-  capabilities: {
-    notification_settings_null: false,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: false,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    linkifier_url_template: true,
-  },
-  applyMarkdown: true,
-  clientGravatar: false,
-  allPublicStreams: false,
-};
+const spec = queueSpec({ id: 1, realm_id: 1 });
 
 function queueWith(count: number): EventQueue {
   const queue = new EventQueue(spec, 0);

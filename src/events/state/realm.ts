@@ -1,15 +1,17 @@
 // The `realm` part of the POST /register state: the organization's settings as realm_<name>,
 // and the server's own limits and constants clients read at start-up.
+import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
 import type { RealmRow } from '../../db/schema.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
 import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 
 /** Bounds and timings the server announces (SPEC.md Limits; values from the reference contract). */
 export const SERVER_CONSTANTS = {
-  max_message_length: 10000,
-  max_topic_length: 60,
-  max_stream_name_length: 60,
-  max_stream_description_length: 1024,
+  max_message_length: MAX_MESSAGE_LENGTH,
+  max_topic_length: MAX_TOPIC_LENGTH,
+  max_stream_name_length: MAX_STREAM_NAME_LENGTH,
+  max_stream_description_length: MAX_STREAM_DESCRIPTION_LENGTH,
   server_typing_started_expiry_period_milliseconds: 45000,
   server_typing_stopped_wait_period_milliseconds: 12000,
   server_typing_started_wait_period_milliseconds: 30000,
