@@ -29,20 +29,33 @@ export async function freshStore(kind: StoreKind): Promise<Store> {
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const store = openStore({ databaseUrl: url, pgSchema: schema, poolSize: 4 });
-  await migrateToLatest(store.db, schema);
+  const store = await withSchemaLock(url, async (admin) => {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const opened = openStore({ databaseUrl: url, pgSchema: schema, poolSize: 4 });
+    await migrateToLatest(opened.db, schema);
+    return opened;
+  });
   return {
     ...store,
     async close() {
       await store.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await withSchemaLock(url, (cleanup) => cleanup.query(`DROP SCHEMA ${schema} CASCADE`));
     },
   };
+}
+
+/**
+ * Test files share one database, each in a schema of its own. Kysely's migrator lists every schema
+ * and asks about each; a schema dropped by another file in between makes that query fail. Creating,
+ * migrating and dropping therefore take turns under one advisory lock.
+ */
+async function withSchemaLock<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(72211)');
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }
