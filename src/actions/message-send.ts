@@ -12,7 +12,7 @@ import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin, isModerator } from '../lib/roles.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
-import { getStreamById, getStreamByName, isSubscribed, subscriberIds } from '../queries/streams.js';
+import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
 import type { MessageInternals } from '../events/registry.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
@@ -92,8 +92,10 @@ async function streamDestination(ctx: ActionContext, addressee: Extract<Addresse
       ? new StreamIdDoesNotExistError(addressee.streamId)
       : new StreamDoesNotExistError(addressee.streamName);
   }
-  const subscribed = await isSubscribed(tx, actor.id, stream.recipient_id!);
-  const ownerSubscribed = actor.is_bot && actor.bot_owner_id !== null && (await isSubscribed(tx, actor.bot_owner_id, stream.recipient_id!));
+  // The subscriber list is needed anyway; whether the sender (or a bot's owner) is on it follows from it.
+  const userIds = await subscriberIds(tx, stream.recipient_id!);
+  const subscribed = userIds.includes(actor.id);
+  const ownerSubscribed = actor.is_bot && actor.bot_owner_id !== null && userIds.includes(actor.bot_owner_id);
   if (!subscribed && !ownerSubscribed && (stream.invite_only || !canSeeStream(actor, stream, false))) {
     throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
   }
@@ -102,7 +104,6 @@ async function streamDestination(ctx: ActionContext, addressee: Extract<Addresse
   if (realmSettings(realm).mandatory_topics && topic === '(no topic)') {
     throw new ApiError('Topics are required in this organization');
   }
-  const userIds = await subscriberIds(tx, stream.recipient_id!);
   return { recipientId: stream.recipient_id!, recipientType: RecipientType.STREAM, stream, topic, userIds };
 }
 

@@ -79,19 +79,29 @@ export async function subscribedStreamIds(db: DbOrTx, userId: number): Promise<S
   return new Set(rows.map((r) => r.id));
 }
 
-/** A user's active stream subscriptions with their streams (active streams only). */
+/** The subscription columns, read beside the stream's under names of their own. */
+const SUBSCRIPTION_COLUMNS = [
+  'id', 'user_id', 'recipient_id', 'active', 'is_muted', 'pin_to_top', 'color', 'desktop_notifications',
+  'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify',
+] as const;
+
+/** A user's active stream subscriptions with their streams (active streams only), in one query. */
 export async function activeSubscriptionsOf(db: DbOrTx, userId: number): Promise<Array<{ stream: StreamRow; sub: SubscriptionRow }>> {
-  const subs = await db.selectFrom('subscription').selectAll().where('user_id', '=', userId).where('active', '=', 1).execute();
-  const streams = await db
+  const rows = await db
     .selectFrom('stream')
     .innerJoin('subscription', 'subscription.recipient_id', 'stream.recipient_id')
     .selectAll('stream')
+    .select(SUBSCRIPTION_COLUMNS.map((column) => sql.ref<never>(`subscription.${column}`).as(`sub_${column}`)))
     .where('subscription.user_id', '=', userId)
     .where('subscription.active', '=', 1)
     .where('stream.deactivated', '=', 0)
     .execute();
-  const byRecipient = new Map(subs.map((s) => [s.recipient_id, s]));
-  return streams.map((stream) => ({ stream, sub: byRecipient.get(stream.recipient_id!)! }));
+  return rows.map((row) => {
+    const record = row as Record<string, unknown>;
+    const sub = Object.fromEntries(SUBSCRIPTION_COLUMNS.map((column) => [column, record[`sub_${column}`]])) as SubscriptionRow;
+    const stream = Object.fromEntries(Object.entries(record).filter(([key]) => !key.startsWith('sub_'))) as StreamRow;
+    return { stream, sub };
+  });
 }
 
 /** Active subscriber ids (active users only) for each of the given stream recipients. */
