@@ -1,6 +1,7 @@
 // HTTP Basic authentication: "email:api_key". Every failure is a 401 UNAUTHORIZED carrying
 // the specific reason, with the WWW-Authenticate header, as the reference server does.
 import { sql } from 'kysely';
+import { prepare } from '../db/prepared.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedError } from '../errors.js';
 import { API_KEY_LENGTH, safeEqual } from '../lib/credentials.js';
@@ -22,6 +23,16 @@ export function parseBasicAuth(header: string | undefined): Credentials {
   return { email: decoded.slice(0, colon), apiKey: decoded.slice(colon + 1) };
 }
 
+// Every authenticated request runs this, so it is compiled once; both lower() forms are indexed.
+const userByLogin = prepare<[number, string], UserRow>(2, (db, realmId, lowered) =>
+  db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb(sql`lower(email)`, '=', lowered), eb(sql`lower(delivery_email)`, '=', lowered)]))
+    .limit(1),
+);
+
 export interface Authenticated {
   user: UserRow;
   realm: RealmRow;
@@ -37,12 +48,7 @@ export async function authenticate(
   const realm = await getRealmForHost(services.db, host);
   if (!realm) throw new UnauthorizedError('Invalid API key');
   const lowered = email.toLowerCase();
-  const user = await services.db
-    .selectFrom('user_profile')
-    .selectAll()
-    .where('realm_id', '=', realm.id)
-    .where((eb) => eb.or([eb(sql`lower(email)`, '=', lowered), eb(sql`lower(delivery_email)`, '=', lowered)]))
-    .executeTakeFirst();
+  const user = await userByLogin.first(services.db, realm.id, lowered);
   if (!user || !safeEqual(user.api_key, apiKey)) {
     if (!user && (await existsInAnotherRealm(services, realm.id, lowered, apiKey))) {
       throw new UnauthorizedError('Account is not associated with this subdomain');

@@ -1,0 +1,48 @@
+// Queries compiled once and run many times with new parameter values. Building and compiling a
+// Kysely query costs more than running a primary-key lookup on SQLite, so the few queries every
+// request runs (authentication) skip that step.
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+
+/** Stands in for argument i while the query is compiled. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+export interface PreparedQuery<A extends unknown[], R> {
+  /** All rows, on the given database (compiled on first use for each database instance). */
+  all(db: Kysely<any>, ...args: A): Promise<R[]>;
+  first(db: Kysely<any>, ...args: A): Promise<R | undefined>;
+}
+
+/**
+ * `build` must use each argument only as plain values (a comparison operand, a limit), never to
+ * choose the query's shape, because it runs once with placeholders.
+ */
+export function prepare<A extends unknown[], R>(arity: number, build: (db: Kysely<any>, ...args: A) => Compilable<R>): PreparedQuery<A, R> {
+  const compiled = new WeakMap<Kysely<any>, { query: CompiledQuery<R>; slots: Array<number | null> }>();
+
+  function compile(db: Kysely<any>) {
+    let entry = compiled.get(db);
+    if (!entry) {
+      const slots = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as A;
+      const query = build(db, ...slots).compile();
+      const positions = query.parameters.map((value) => (value instanceof Slot ? value.index : null));
+      if (new Set(positions.filter((p) => p !== null)).size !== arity) throw new Error('prepare: every argument must appear as a parameter');
+      entry = { query, slots: positions };
+      compiled.set(db, entry);
+    }
+    return entry;
+  }
+
+  async function all(db: Kysely<any>, ...args: A): Promise<R[]> {
+    const { query, slots } = compile(db);
+    const parameters = query.parameters.map((value, i) => (slots[i] === null ? value : args[slots[i]!]));
+    const result = await db.executeQuery<R>({ ...query, parameters });
+    return result.rows;
+  }
+
+  return {
+    all,
+    first: async (db, ...args) => (await all(db, ...args))[0],
+  };
+}
