@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -19,6 +20,8 @@ export interface Store {
   /** Runs one action in a transaction of its own (or, on SQLite, a savepoint of a group commit). */
   transact<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** SQLite files only: the thread that checkpoints the write-ahead log. */
+  checkpointer?: Checkpointer | null;
 }
 
 // int8 (COUNT(*), bigint timestamps) as JS numbers: every value we keep fits in 2^53.
@@ -32,6 +35,8 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests isolate themselves with a fresh one). */
   pgSchema?: string;
   poolSize?: number;
+  /** SQLite files: how the background checkpointer runs. */
+  checkpoints?: CheckpointerOptions;
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -51,11 +56,14 @@ export function openStore(options: StoreOptions): Store {
   const writer =
     path === ':memory:' ? reader : new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: openSqliteConnection(path) }) });
   const committer = new GroupCommitter(writer);
+  const checkpointer = path === ':memory:' ? null : new Checkpointer(path, options.checkpoints);
   return {
     db: reader,
     kind: 'sqlite',
     transact: (work) => committer.run(work),
+    checkpointer,
     async close() {
+      await checkpointer?.close();
       if (writer !== reader) await writer.destroy();
       await reader.destroy();
     },

@@ -2,6 +2,7 @@
 // cache of prepared statements, since Kysely prepares every query afresh.
 import SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { BACKSTOP_CHECKPOINT_PAGES } from './checkpointer.js';
 
 /** Distinct SQL texts kept prepared per connection (IN lists of many lengths make many texts). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -16,6 +17,8 @@ export function openSqliteConnection(path: string): SqliteDatabase {
   database.pragma('cache_size = -65536');
   database.pragma('mmap_size = 1073741824');
   database.pragma('temp_store = MEMORY');
+  // A background thread checkpoints (src/db/checkpointer.ts); this is only the backstop.
+  database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   // Fresh statistics where they are missing or stale: without them some narrows get poor plans.
   // The analysis limit keeps this to a quick sample, even on a large store.
   database.pragma('analysis_limit = 1000');
