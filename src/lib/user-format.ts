@@ -8,15 +8,30 @@ export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
+/** A realm's user list formats every user on each POST /register; these repeat across calls. */
+const MEMO_LIMIT = 20_000;
+const gravatarHashes = new Map<string, string>();
+const visibilityBySettings = new Map<string, number>();
+
+function remember<V>(memo: Map<string, V>, key: string, compute: () => V): V {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, value);
+  }
+  return value;
+}
+
 export function gravatarUrl(email: string, version: number): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const hash = remember(gravatarHashes, email, () => createHash('md5').update(email.trim().toLowerCase()).digest('hex'));
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
 }
 
 /** Whether `viewer` may see the real (delivery) email of `target`. */
 export function canSeeDeliveryEmail(viewer: Pick<UserRow, 'id' | 'role'>, target: UserRow): boolean {
   if (viewer.id === target.id || target.is_bot) return true;
-  const visibility = Number(resolveSettings(target.settings).email_address_visibility);
+  const visibility = remember(visibilityBySettings, target.settings, () => Number(resolveSettings(target.settings).email_address_visibility));
   switch (visibility) {
     case EMAIL_VISIBILITY.EVERYONE:
       return true;
