@@ -1,5 +1,6 @@
 // Event benchmarks: fan-out of message events to many long-polling clients, many idle long-polls
 // held at once, and POST /register latency. Usage: npm run bench:events -- --data-dir DIR
+import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -9,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled } from './lib/confab-build.js';
+import type { FromClient, ToClient } from './lib/fanout-client.js';
 import { agent, basicAuth, call, percentile } from './lib/http-client.js';
 import { measure } from './lib/load.js';
-import { freePort, killAll, startProcess } from './lib/servers.js';
+import { cpuMsOf, freePort, killAll, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,17 +23,18 @@ const log = (line: string) => console.error(line);
 const { values } = parseArgs({
   options: {
     'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, clients: { type: 'string' },
-    'idle-polls': { type: 'string' }, seconds: { type: 'string' }, help: { type: 'boolean' },
+    'idle-polls': { type: 'string' }, seconds: { type: 'string' }, 'client-processes': { type: 'string' }, help: { type: 'boolean' },
   },
 });
 if (values.help) {
-  console.log('Usage: npm run bench:events -- [--data-dir DIR | --database-url URL] [--clients 1000] [--idle-polls 10000] [--seconds 10]');
+  console.log('Usage: npm run bench:events -- [--data-dir DIR | --database-url URL] [--clients 1000] [--idle-polls 10000] [--seconds 10] [--client-processes 2]');
   process.exit(0);
 }
 const choice = storeChoice(values['data-dir'], values['database-url']);
 const clients = positiveInt('clients', values.clients, 1000);
 const idlePolls = positiveInt('idle-polls', values['idle-polls'], 10_000);
 const seconds = positiveInt('seconds', values.seconds, 10);
+const clientProcesses = positiveInt('client-processes', values['client-processes'], 2);
 
 interface Person { email: string; apiKey: string; auth: string }
 
@@ -113,58 +116,73 @@ async function registerLatency(port: number, people: Person[], count: number) {
   return times.sort((a, b) => a - b);
 }
 
-/** Every client long-polls its own queue; sender sends at `rate` for `seconds`; returns per-message time until all hold it. */
-async function fanout(port: number, stream: string, sender: Person, people: Person[], rates: number[]) {
+/** A process of long-polling clients (bench/lib/fanout-client.ts), driven over IPC. */
+function clientProcess() {
+  const child = fork(join(ROOT, 'bench', 'lib', 'fanout-client.ts'), { execArgv: ['--import', 'tsx'], cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const ask = (message: ToClient, answer: FromClient['kind']) =>
+    new Promise<FromClient>((resolve, reject) => {
+      const onMessage = (reply: FromClient) => {
+        if (reply.kind !== answer) return;
+        child.off('message', onMessage);
+        resolve(reply);
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`fan-out client exited with ${code}`)));
+      child.send(message);
+    });
+  return { ask, kill: () => child.kill() };
+}
+
+/**
+ * Every client long-polls its own queue, spread over --client-processes processes; the sender
+ * sends at `rate` for `seconds`; per message, the time from the send until every client holds it.
+ */
+async function fanout(port: number, stream: string, sender: Person, people: Person[], rates: number[], serverCpuMs: () => number) {
   const queues = await pool(people, 50, (person) => register(port, person, ['message']));
-  const received = new Map<number, { count: number; last: number }>();
-  const stop = new AbortController();
-  setMaxListeners(0, stop.signal);
-  const loops = queues.map(async (queue, i) => {
-    let last = queue.lastEventId;
-    while (!stop.signal.aborted) {
-      try {
-        const answer = await call(port, 'GET', '/events', people[i]!.auth, { queue_id: queue.queueId, last_event_id: last }, stop.signal);
-        const now = performance.now();
-        for (const event of answer.body.events ?? []) {
-          last = Math.max(last, event.id);
-          if (event.type !== 'message') continue;
-          const entry = received.get(event.message.id) ?? { count: 0, last: 0 };
-          entry.count++;
-          entry.last = Math.max(entry.last, now);
-          received.set(event.message.id, entry);
-        }
-      } catch {
-        if (!stop.signal.aborted) await sleep(100);
+  const processes = Array.from({ length: Math.min(clientProcesses, queues.length) }, clientProcess);
+  const share = (p: number) => queues.flatMap((queue, i) => (i % processes.length === p ? [{ auth: people[i]!.auth, ...queue }] : []));
+  try {
+    await Promise.all(processes.map((child, p) => child.ask({ kind: 'start', port, queues: share(p) }, 'started')));
+    await sleep(1000);
+    const results: Array<{ rate: number; latencies: number[]; incomplete: number; cpuMsPerMessage: number }> = [];
+    for (const rate of rates) {
+      const sent: Array<{ id: number; at: number }> = [];
+      const total = rate * seconds;
+      const start = performance.now();
+      const cpuBefore = serverCpuMs();
+      const sends: Promise<void>[] = [];
+      for (let n = 0; n < total; n++) {
+        const due = start + (n * 1000) / rate;
+        await sleep(Math.max(0, due - performance.now()));
+        const at = performance.timeOrigin + performance.now();
+        sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s #${n}` })
+          .then((answer) => void sent.push({ id: answer.body.id, at })));
       }
+      await Promise.all(sends);
+      await sleep(3000);
+      const cpuMsPerMessage = (serverCpuMs() - cpuBefore) / total;
+      const received = new Map<number, { count: number; last: number }>();
+      for (const child of processes) {
+        const answer = await child.ask({ kind: 'collect' }, 'receipts');
+        if (answer.kind !== 'receipts') continue;
+        for (const [id, entry] of answer.receipts) {
+          const sum = received.get(id) ?? { count: 0, last: 0 };
+          received.set(id, { count: sum.count + entry.count, last: Math.max(sum.last, entry.last) });
+        }
+      }
+      const latencies = sent
+        .filter((s) => (received.get(s.id)?.count ?? 0) >= queues.length)
+        .map((s) => received.get(s.id)!.last - s.at)
+        .sort((a, b) => a - b);
+      results.push({ rate, latencies, incomplete: sent.length - latencies.length, cpuMsPerMessage });
+      log(`fan-out at ${rate}/s: ${sent.length} messages, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${sent.length - latencies.length} not delivered to all, server CPU ${cpuMsPerMessage.toFixed(1)} ms per message`);
     }
-  });
-  await sleep(1000);
-  const results: Array<{ rate: number; latencies: number[]; incomplete: number }> = [];
-  for (const rate of rates) {
-    const sent: Array<{ id: number; at: number }> = [];
-    const total = rate * seconds;
-    const start = performance.now();
-    const sends: Promise<void>[] = [];
-    for (let n = 0; n < total; n++) {
-      const due = start + (n * 1000) / rate;
-      await sleep(Math.max(0, due - performance.now()));
-      const at = performance.now();
-      sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s #${n}` })
-        .then((answer) => void sent.push({ id: answer.body.id, at })));
-    }
-    await Promise.all(sends);
-    await sleep(3000);
-    const latencies = sent
-      .filter((s) => (received.get(s.id)?.count ?? 0) >= queues.length)
-      .map((s) => received.get(s.id)!.last - s.at)
-      .sort((a, b) => a - b);
-    results.push({ rate, latencies, incomplete: sent.length - latencies.length });
-    log(`fan-out at ${rate}/s: ${sent.length} messages, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${sent.length - latencies.length} not delivered to all`);
+    await Promise.all(processes.map((child) => child.ask({ kind: 'stop' }, 'stopped')));
+    return results;
+  } finally {
+    for (const child of processes) child.kill();
+    await pool(queues, 50, (queue, i) => call(port, 'DELETE', '/events', people[i]!.auth, { queue_id: queue.queueId }).catch(() => undefined));
   }
-  stop.abort();
-  await Promise.allSettled(loops);
-  await pool(queues, 50, (queue, i) => call(port, 'DELETE', '/events', people[i]!.auth, { queue_id: queue.queueId }));
-  return results;
 }
 
 /** Holds `count` idle long-polls and measures another route's latency with and without them. */
@@ -209,13 +227,13 @@ async function main() {
   try {
     const registers = await registerLatency(port, people, 200);
     log(`register: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
-    const fan = await fanout(port, stream, sender, audience, [1, 20]);
+    const fan = await fanout(port, stream, sender, audience, [1, 20], () => cpuMsOf(confab.pid));
     const cap = await capacity(port, people, idlePolls, () => confab.memory()?.rssMb ?? NaN);
     const lines = [
       `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,
       '',
       `POST /register (200 sequential)          p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`,
-      ...fan.map((f) => `fan-out to ${audience.length} clients at ${String(f.rate).padStart(2)}/s    p50 ${percentile(f.latencies, 50).toFixed(1)} ms  p99 ${percentile(f.latencies, 99).toFixed(1)} ms   (${f.latencies.length} messages; ${f.incomplete} not delivered to all)   target p99 <= 100 ms: ${percentile(f.latencies, 99) <= 100 && f.incomplete === 0 ? 'met' : 'NOT met'}`),
+      ...fan.map((f) => `fan-out to ${audience.length} clients at ${String(f.rate).padStart(2)}/s    p50 ${percentile(f.latencies, 50).toFixed(1)} ms  p99 ${percentile(f.latencies, 99).toFixed(1)} ms   (${f.latencies.length} messages; ${f.incomplete} not delivered to all; server CPU ${f.cpuMsPerMessage.toFixed(0)} ms per message)   target p99 <= 100 ms: ${percentile(f.latencies, 99) <= 100 && f.incomplete === 0 ? 'met' : 'NOT met'}`),
       `${idlePolls} idle long-polls held         RSS ${cap.rssHeld.toFixed(0)} MB (before: ${cap.rssBefore.toFixed(0)} MB)   target <= 500 MB: ${cap.rssHeld <= 500 ? 'met' : 'NOT met'}`,
       `GET /users/me, 10 connections         p99 ${cap.loaded.p99.toFixed(2)} ms with the polls held, ${cap.unloaded.p99.toFixed(2)} ms without (${(cap.loaded.p99 / cap.unloaded.p99).toFixed(2)}x)   target <= 2x: ${cap.loaded.p99 <= 2 * cap.unloaded.p99 ? 'met' : 'NOT met'}`,
     ];

@@ -55,6 +55,21 @@ export function memoryOf(pid: number): MemoryFigures | null {
   }
 }
 
+/** CPU time (user + system) the process has used so far, ms; NaN when it cannot be read. */
+export function cpuMsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Linux's USER_HZ, 100 on every mainstream configuration. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export interface RunningProcess {
   name: string;
   port: number;
