@@ -6,6 +6,7 @@ import type { StoreKind } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
 import { defaultReadBySender } from '../../src/lib/client-name.js';
 import { renderMarkdown } from '../../src/lib/markdown/index.js';
+import { userLookup } from '../../src/queries/render-context.js';
 import { normalizeContent, normalizeTopic } from '../../src/lib/message-content.js';
 import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import { ColumnBuffer } from './bulk.js';
@@ -102,6 +103,11 @@ export async function writeMessages(
   const firstMessageOfStream = new Map<number, number>();
   const bar = new ProgressBar('messages', count);
   const realmId = org.realm.id;
+  // Mentions resolve as the send path resolves them (active people, by name).
+  const renderContext = {
+    lookupUser: userLookup(org.users.filter((u) => u.is_active)),
+    realmUrl: org.realm.url.replace(/\/+$/, ''),
+  };
   const selfShare = 0.02;
   const groupShare = plan.groups.length > 0 ? 0.25 : 0;
 
@@ -149,7 +155,7 @@ export async function writeMessages(
     const sender = org.users[senderIndex]!;
     const client = sender.is_bot ? BOT_CLIENT : rng.pick(HUMAN_CLIENTS);
     const content = normalizeContent(plan.text.message());
-    const rendered = renderMarkdown(content);
+    const rendered = renderMarkdown(content, renderContext);
     messages.push(
       id, realmId, sender.id, recipientId, topic, content, rendered.html, 1, now, client,
       rendered.hasLink ? 1 : 0, rendered.hasImage ? 1 : 0, 0, rendered.isMeMessage ? 1 : 0,

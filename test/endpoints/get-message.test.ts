@@ -34,7 +34,7 @@ for (const dialect of testDialects()) {
         {
           id: streamMessage,
           sender_id: mark.id,
-          content: '<p>**Ship** it</p>',
+          content: '<p><strong>Ship</strong> it</p>',
           recipient_id: ctx.seed.streams.engineering.recipient_id,
           timestamp: 'number',
           client: 'Unspecified',

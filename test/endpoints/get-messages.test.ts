@@ -302,7 +302,7 @@ for (const dialect of testDialects()) {
         assert.deepEqual(idsOf(body), named('plan1', 'plan2'));
         assert.equal(body.messages[0].match_content, '<p>We are <span class="highlight">deploying</span> the database tonight</p>');
         assert.equal(body.messages[0].match_subject, '<span class="highlight">Deploy</span> <span class="highlight">Plan</span>');
-        assert.equal(body.messages[1].match_content, '<p>Cats and dogs https://example.com</p>');
+        assert.equal(body.messages[1].match_content, '<p>Cats and dogs <a href="https://example.com">https://example.com</a></p>');
         assert.equal(body.messages[1].match_subject, '<span class="highlight">deploy</span> <span class="highlight">plan</span>');
       });
 

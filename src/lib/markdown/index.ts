@@ -1,48 +1,57 @@
-// The renderer interface every message, description and preview goes through.
-// This is the minimal safe renderer (paragraphs, line breaks, escaped HTML);
-// the full Markdown dialect plugs in behind the same function.
+// The renderer interface every message, description and preview goes through: the chat dialect of
+// Markdown (see engine.ts) turned into the reference's HTML, plus what the message mentions.
+import { ApiError } from '../../errors.js';
+import { markdownEngine } from './engine.js';
+import { MarkdownRenderingError, type RenderContext, type RenderEnv, type RenderResult } from './types.js';
 
-export interface RenderContext {
-  /** Resolves @**Name** and @**Name|id** mentions; absent means no mentions are recognised. */
-  lookupUser?: (name: string, id: number | null) => { id: number; full_name: string } | undefined;
-}
+export { escapeHtml } from './escape.js';
+export * from './types.js';
 
-export interface RenderResult {
-  html: string;
-  /** Users mentioned by name (not silently). */
-  mentionedUserIds: Set<number>;
-  /** @**all**, @**everyone**, @**stream**, @**channel**. */
-  streamWildcard: boolean;
-  /** @**topic**. */
-  topicWildcard: boolean;
-  hasLink: boolean;
-  hasImage: boolean;
-  isMeMessage: boolean;
-}
+/** Longer input is refused outright (messages are truncated to 10000 characters before this). */
+export const MAX_RENDER_INPUT = 100_000;
+/** Larger output means something went wrong; the reference refuses it too. */
+export const MAX_RENDERED_LENGTH = 1_000_000;
+const DEFAULT_TIME_LIMIT_MS = 1000;
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-const LINK = /\bhttps?:\/\/[^\s<>"']+/i;
-const IMAGE = /\bhttps?:\/\/[^\s<>"']+\.(?:png|jpe?g|gif|webp)\b/i;
-
-export function renderMarkdown(content: string, _context: RenderContext = {}): RenderResult {
-  const paragraphs = content
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((block) => block.replace(/^\n+|\n+$/g, ''))
-    .filter((block) => block.trim() !== '');
-  const html = paragraphs.map((block) => `<p>${escapeHtml(block).replace(/\n/g, '<br>\n')}</p>`).join('\n');
-  return {
-    html,
+export function renderMarkdown(content: string, context: RenderContext = {}): RenderResult {
+  if (content.length > MAX_RENDER_INPUT) throw new MarkdownRenderingError(`Content exceeds ${MAX_RENDER_INPUT} characters`);
+  const env: RenderEnv = {
+    context,
+    deadline: Date.now() + (context.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
     mentionedUserIds: new Set(),
+    mentionedGroupIds: new Set(),
     streamWildcard: false,
     topicWildcard: false,
-    hasLink: LINK.test(content),
-    hasImage: IMAGE.test(content),
+    hasLink: false,
+    hasImage: false,
+  };
+  const source = content.includes('\r') ? content.replace(/\r\n?/g, '\n') : content;
+  const html = trimTrailingNewlines(markdownEngine().render(source, env));
+  if (html.length > MAX_RENDERED_LENGTH) throw new MarkdownRenderingError(`Rendered content exceeds ${MAX_RENDERED_LENGTH} characters`);
+  return {
+    html,
+    mentionedUserIds: env.mentionedUserIds,
+    mentionedGroupIds: env.mentionedGroupIds,
+    streamWildcard: env.streamWildcard,
+    topicWildcard: env.topicWildcard,
+    hasLink: env.hasLink,
+    hasImage: env.hasImage,
     isMeMessage: content.startsWith('/me ') && html.startsWith('<p>/me '),
   };
+}
+
+function trimTrailingNewlines(html: string): string {
+  let end = html.length;
+  while (end > 0 && html.charCodeAt(end - 1) === 0x0a) end--;
+  return end === html.length ? html : html.slice(0, end);
+}
+
+/** renderMarkdown for API callers: a render that fails its budget is the reference's 400 error. */
+export function renderOrReject(content: string, context: RenderContext = {}): RenderResult {
+  try {
+    return renderMarkdown(content, context);
+  } catch (error) {
+    if (error instanceof MarkdownRenderingError) throw new ApiError('Unable to render message');
+    throw error;
+  }
 }

@@ -1,0 +1,79 @@
+// Rendering a message being sent: fetch what its mentions and links name, render, and work out
+// whom the mentions reach (members of mentioned groups; topic participants for @**topic**).
+import { sql } from 'kysely';
+import { RecipientType } from '../db/schema.js';
+import { type RenderContext, renderOrReject, type RenderResult } from '../lib/markdown/index.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
+import { renderContextFor } from '../queries/render-context.js';
+import { userGroupMemberIds } from '../queries/streams.js';
+import type { ActionContext } from './context.js';
+
+export interface RenderTarget {
+  recipientId: number;
+  recipientType: number;
+  topic: string;
+  /** Everyone who receives the message. */
+  userIds: number[];
+}
+
+/** Members of mentioned groups among the recipients: system groups by role, others by membership. */
+async function groupMemberRecipients(ctx: ActionContext, groupIds: Set<number>, recipients: number[]): Promise<number[]> {
+  if (groupIds.size === 0 || recipients.length === 0) return [];
+  const groups = await ctx.tx.selectFrom('user_group').select(['id', 'name', 'is_system_group']).where('id', 'in', [...groupIds]).execute();
+  const members = new Set<number>();
+  const custom = groups.filter((g) => !g.is_system_group).map((g) => g.id);
+  for (const ids of (await userGroupMemberIds(ctx.tx, custom)).values()) for (const id of ids) members.add(id);
+  const system = groups.filter((g) => g.is_system_group);
+  if (system.length > 0) {
+    const people = await ctx.tx
+      .selectFrom('user_profile')
+      .select(['id', 'role', 'date_joined'])
+      .where('id', 'in', recipients)
+      .where('is_active', '=', 1)
+      .execute();
+    const fullMemberSince = ctx.now - realmSettings(ctx.realm).waiting_period_threshold * 86400;
+    for (const group of system) {
+      const spec = SYSTEM_GROUPS.find((g) => g.name === group.name);
+      const maxRole = spec?.maxRole === null ? Role.GUEST : (spec?.maxRole ?? 0);
+      for (const person of people) {
+        if (person.role > maxRole) continue;
+        if (group.name === 'role:fullmembers' && person.role === Role.MEMBER && person.date_joined > fullMemberSince) continue;
+        members.add(person.id);
+      }
+    }
+  }
+  const receiving = new Set(recipients);
+  return [...members].filter((id) => receiving.has(id));
+}
+
+/** Who has taken part in the topic: its senders and those who reacted to its messages. */
+async function topicParticipants(ctx: ActionContext, target: RenderTarget): Promise<Set<number>> {
+  const inTopic = ctx.tx
+    .selectFrom('message')
+    .select('id')
+    .where('recipient_id', '=', target.recipientId)
+    .where(sql<string>`lower(subject)`, '=', target.topic.toLowerCase());
+  const senders = await ctx.tx
+    .selectFrom('message')
+    .select('sender_id')
+    .distinct()
+    .where('recipient_id', '=', target.recipientId)
+    .where(sql<string>`lower(subject)`, '=', target.topic.toLowerCase())
+    .execute();
+  const reactors = await ctx.tx.selectFrom('reaction').select('user_id').distinct().where('message_id', 'in', inTopic).execute();
+  return new Set([ctx.actor.id, ...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
+}
+
+/** `extra` adds to the looked-up context (linkifiers, for instance). */
+export async function renderForSend(ctx: ActionContext, target: RenderTarget, content: string, extra: RenderContext = {}): Promise<RenderResult> {
+  const context = await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content);
+  const rendered = renderOrReject(content, { ...context, ...extra });
+  for (const id of await groupMemberRecipients(ctx, rendered.mentionedGroupIds, target.userIds)) rendered.mentionedUserIds.add(id);
+  if (rendered.topicWildcard) {
+    // Only channel topics have participants; a topic wildcard in a direct message reaches no one.
+    rendered.topicWildcardUserIds =
+      target.recipientType === RecipientType.STREAM ? await topicParticipants(ctx, target) : new Set<number>();
+  }
+  return rendered;
+}

@@ -1,0 +1,31 @@
+// TeX through KaTeX, with untrusted commands off and macro expansion bounded. Results are cached
+// because the same formulas recur and KaTeX dominates the cost of a message that has one.
+import katex from 'katex';
+import { escapeText } from './escape.js';
+
+const CACHE_SIZE = 500;
+/** Long formulas are rare and would make the cache large: render them every time. */
+const CACHEABLE_LENGTH = 200;
+const cache = new Map<string, string>();
+
+function renderTex(tex: string, displayMode: boolean): string {
+  try {
+    return katex.renderToString(tex, { displayMode, throwOnError: true, trust: false, maxExpand: 100, maxSize: 50, strict: 'ignore' });
+  } catch {
+    return '';
+  }
+}
+
+/** KaTeX HTML for the formula, or the reference's tex-error span holding `original` when it does not parse. */
+export function texHtml(tex: string, displayMode: boolean, original: string): string {
+  const key = `${displayMode ? 'D' : 'I'}${tex}`;
+  let html = cache.get(key);
+  if (html === undefined) {
+    html = renderTex(tex, displayMode);
+    if (tex.length <= CACHEABLE_LENGTH) {
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(key, html);
+    }
+  }
+  return html === '' ? `<span class="tex-error">${escapeText(original)}</span>` : html;
+}

@@ -1,0 +1,80 @@
+// The renderer's inputs and outputs. Everything the renderer needs to know about the realm
+// (users, groups, streams, linkifiers) comes in through callbacks, so rendering does no I/O.
+
+export interface MentionableUser {
+  id: number;
+  full_name: string;
+}
+
+export interface MentionableGroup {
+  id: number;
+  name: string;
+}
+
+export interface LinkableStream {
+  id: number;
+  name: string;
+}
+
+/** One linkifier hit inside a run of plain text: [start, end) in UTF-16 units. */
+export interface LinkifierMatch {
+  start: number;
+  end: number;
+  url: string;
+}
+
+export interface RenderContext {
+  /** Resolves @**Name** and @**Name|id** mentions; absent means no mentions are recognised. */
+  lookupUser?: (name: string, id: number | null) => MentionableUser | undefined;
+  /** Resolves @*group* mentions by group name. */
+  lookupUserGroup?: (name: string) => MentionableGroup | undefined;
+  /** Resolves #**stream** links; return only streams the sender may see. */
+  lookupStream?: (name: string) => LinkableStream | undefined;
+  /** The newest message id in a topic, for the /with/ part of topic links. */
+  topicLatestMessageId?: (streamId: number, topic: string) => number | undefined;
+  /** Linkifier matches in a run of plain text (never called inside code or links). */
+  linkify?: (text: string) => LinkifierMatch[];
+  /** The realm's URL (no trailing slash): links into the realm's own app become relative. */
+  realmUrl?: string;
+  /** The realm's language for code blocks that name none (default_code_block_language). */
+  defaultCodeLanguage?: string;
+  /** Rendering budget in milliseconds (default 1000). */
+  timeLimitMs?: number;
+}
+
+export interface RenderResult {
+  html: string;
+  /** Users mentioned by name (not silently). */
+  mentionedUserIds: Set<number>;
+  /** User groups mentioned (not silently). */
+  mentionedGroupIds: Set<number>;
+  /** @**all**, @**everyone**, @**stream**, @**channel**. */
+  streamWildcard: boolean;
+  /** @**topic**. */
+  topicWildcard: boolean;
+  hasLink: boolean;
+  hasImage: boolean;
+  isMeMessage: boolean;
+  /** Filled by the send path: whom a topic wildcard reaches (the topic's participants). */
+  topicWildcardUserIds?: Set<number>;
+}
+
+/** Raised when input is too large or rendering exceeds its budget. */
+export class MarkdownRenderingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MarkdownRenderingError';
+  }
+}
+
+/** Per-render state threaded through markdown-it's `env`. */
+export interface RenderEnv {
+  context: RenderContext;
+  deadline: number;
+  mentionedUserIds: Set<number>;
+  mentionedGroupIds: Set<number>;
+  streamWildcard: boolean;
+  topicWildcard: boolean;
+  hasLink: boolean;
+  hasImage: boolean;
+}

@@ -1,0 +1,130 @@
+// What the renderer needs to know about a realm, fetched for just the names a message mentions:
+// the content is scanned for @**...**, @*...* and #**...** first so only those rows are read.
+import { sql } from 'kysely';
+import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/markdown/index.js';
+import { canSeeStream } from '../lib/permissions.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { getStreamsByNames } from './streams.js';
+import { isStorableText } from './users.js';
+
+/** More candidates than this are ignored: a message naming hundreds of people is not plausible. */
+const MAX_CANDIDATES = 250;
+const MAX_TOPIC_LINKS = 20;
+
+const USER_CANDIDATE = /@_?\*\*([^*]{1,200})\*\*/g;
+const GROUP_CANDIDATE = /@_?\*([^*]{1,200})\*/g;
+const STREAM_CANDIDATE = /#\*\*([^*]{1,200})\*\*/g;
+
+function candidates(content: string, pattern: RegExp): string[] {
+  const found = new Set<string>();
+  for (const match of content.matchAll(pattern)) {
+    if (found.size >= MAX_CANDIDATES) break;
+    if (isStorableText(match[1]!)) found.add(match[1]!);
+  }
+  return [...found];
+}
+
+async function mentionableUsers(db: DbOrTx, realmId: number, texts: string[]) {
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  for (const text of texts) {
+    const bar = text.lastIndexOf('|');
+    const id = bar >= 0 && /^[0-9]{1,9}$/.test(text.slice(bar + 1)) ? Number(text.slice(bar + 1)) : null;
+    if (id !== null) ids.add(id);
+    else names.add(text);
+  }
+  if (names.size === 0 && ids.size === 0) return [];
+  const lowered = [...names].map((n) => n.toLowerCase());
+  return db
+    .selectFrom('user_profile')
+    .select(['id', 'full_name'])
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .where((eb) =>
+      eb.or([
+        ...(lowered.length > 0 ? [eb(sql<string>`lower(full_name)`, 'in', lowered), eb('full_name', 'in', [...names])] : []),
+        ...(ids.size > 0 ? [eb('id', 'in', [...ids])] : []),
+      ]),
+    )
+    .execute();
+}
+
+export function userLookup(users: MentionableUser[]): RenderContext['lookupUser'] {
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const byName = new Map<string, MentionableUser[]>();
+  for (const user of users) {
+    const key = user.full_name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), user]);
+  }
+  return (name, id) => {
+    if (id !== null) {
+      const user = byId.get(id);
+      return user && (name === '' || user.full_name.toLowerCase() === name.toLowerCase()) ? user : undefined;
+    }
+    // Two people with the same name need the @**Name|id** form.
+    const named = byName.get(name.toLowerCase());
+    return named?.length === 1 ? named[0] : undefined;
+  };
+}
+
+async function mentionableGroups(db: DbOrTx, realmId: number, names: string[]): Promise<MentionableGroup[]> {
+  if (names.length === 0) return [];
+  return db.selectFrom('user_group').select(['id', 'name']).where('realm_id', '=', realmId).where('name', 'in', names).execute();
+}
+
+async function visibleStreams(db: DbOrTx, realmId: number, viewer: UserRow, texts: string[]) {
+  const names = texts.map((t) => (t.includes('>') ? t.slice(0, t.indexOf('>')) : t));
+  const streams = [...(await getStreamsByNames(db, realmId, names)).values()];
+  if (streams.length === 0) return new Map<string, { id: number; name: string; recipientId: number }>();
+  const subscribed = new Set(
+    (
+      await db
+        .selectFrom('subscription')
+        .select('recipient_id')
+        .where('user_id', '=', viewer.id)
+        .where('active', '=', 1)
+        .where('recipient_id', 'in', streams.map((s) => s.recipient_id!))
+        .execute()
+    ).map((r) => r.recipient_id),
+  );
+  const visible = streams.filter((s) => canSeeStream(viewer, s, subscribed.has(s.recipient_id!)));
+  return new Map(visible.map((s) => [s.name.toLowerCase(), { id: s.id, name: s.name, recipientId: s.recipient_id! }]));
+}
+
+async function latestTopicMessages(db: DbOrTx, streams: Map<string, { id: number; recipientId: number }>, texts: string[]) {
+  const latest = new Map<string, number>();
+  const pairs = texts.filter((t) => t.includes('>')).slice(0, MAX_TOPIC_LINKS);
+  for (const text of pairs) {
+    const stream = streams.get(text.slice(0, text.indexOf('>')).toLowerCase());
+    const topic = text.slice(text.indexOf('>') + 1);
+    if (!stream || topic === '') continue;
+    const row = await db
+      .selectFrom('message')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('recipient_id', '=', stream.recipientId)
+      .where(sql<string>`lower(subject)`, '=', topic.toLowerCase())
+      .executeTakeFirst();
+    if (row?.id !== null && row?.id !== undefined) latest.set(`${stream.id}\u0000${topic.toLowerCase()}`, Number(row.id));
+  }
+  return latest;
+}
+
+/** A render context for `viewer` (the sender) over `content`, with every lookup answered from memory. */
+export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: UserRow, content: string): Promise<RenderContext> {
+  const userTexts = content.includes('@') ? candidates(content, USER_CANDIDATE) : [];
+  const groupNames = content.includes('@*') || content.includes('@_*') ? candidates(content, GROUP_CANDIDATE) : [];
+  const streamTexts = content.includes('#**') ? candidates(content, STREAM_CANDIDATE) : [];
+  const users = await mentionableUsers(db, realm.id, userTexts);
+  const groups = new Map((await mentionableGroups(db, realm.id, groupNames)).map((g) => [g.name, g]));
+  const streams = streamTexts.length > 0 ? await visibleStreams(db, realm.id, viewer, streamTexts) : new Map();
+  const topics = streams.size > 0 ? await latestTopicMessages(db, streams, streamTexts) : new Map<string, number>();
+  return {
+    lookupUser: userLookup(users),
+    lookupUserGroup: (name) => groups.get(name),
+    lookupStream: (name) => streams.get(name.toLowerCase()),
+    topicLatestMessageId: (streamId, topic) => topics.get(`${streamId}\u0000${topic.toLowerCase()}`),
+    defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
+    realmUrl: realm.url.replace(/\/+$/, ''),
+  };
+}
