@@ -2,6 +2,8 @@
 // message events). Everything needed is loaded by the caller; this file does no I/O.
 import type { MessageRow, ReactionRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
+import type { CompiledLinkifier } from './linkifiers/match.js';
+import { topicLinks } from './linkifiers/topic-links.js';
 import { flagNames } from './message-flags.js';
 import type { RealmSettings } from './realm-settings.js';
 import { avatarUrl, canSeeDeliveryEmail } from './user-format.js';
@@ -71,7 +73,7 @@ export function reactionDict(reaction: ReactionRow, user: Person) {
 export function messageDict(
   parts: MessageParts,
   viewer: Pick<UserRow, 'id' | 'role'>,
-  realm: { string_id: string; settings: RealmSettings },
+  realm: { string_id: string; settings: RealmSettings; linkifiers?: readonly CompiledLinkifier[] },
   options: MessageDictOptions,
   flags?: number,
 ): Record<string, unknown> {
@@ -85,7 +87,7 @@ export function messageDict(
     timestamp: message.date_sent,
     client: message.sending_client,
     subject: message.subject,
-    topic_links: [],
+    topic_links: topicLinks(message.subject, realm.linkifiers ?? []),
     is_me_message: Boolean(message.is_me_message),
     reactions: parts.reactions.map((r) => reactionDict(r.reaction, r.user)),
     submessages: [],

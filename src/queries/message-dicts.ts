@@ -2,6 +2,7 @@
 import type { DbOrTx, MessageRow, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { type DisplayRecipient, type MessageDictOptions, type MessageParts, messageDict } from '../lib/message-format.js';
+import { realmLinkifiers } from '../lib/linkifiers/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
 /** Every message column but the store's search index. */
@@ -105,7 +106,7 @@ export async function messageDicts(
     options.realm ?? (await db.selectFrom('realm').selectAll().where('id', '=', viewer.realm_id).executeTakeFirstOrThrow());
   const messages = await getMessagesByIds(db, viewer.realm_id, rows.map((r) => r.id));
   const parts = await loadMessageParts(db, messages);
-  const realmView = { string_id: realm.string_id, settings: realmSettings(realm) };
+  const realmView = { string_id: realm.string_id, settings: realmSettings(realm), linkifiers: await realmLinkifiers(db, realm.id) };
   return rows
     .filter((row) => parts.has(row.id))
     .map((row) => messageDict(parts.get(row.id)!, viewer, realmView, options, row.flags));

@@ -1,0 +1,95 @@
+// Creating, changing, deleting and reordering linkifiers. Administrators only; every change
+// sends the realm's whole ordered list to everyone, and drops the compiled-list cache.
+import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
+import { checkLinkifier } from '../lib/linkifiers/validate.js';
+import { isAdmin } from '../lib/roles.js';
+import { getLinkifier, linkifierByPattern, listLinkifiers } from '../queries/linkifiers.js';
+import { activeUserIds } from '../queries/users.js';
+import type { ActionContext } from './context.js';
+
+const NOT_FOUND = 'Linkifier not found.';
+const DUPLICATE = 'Realm filter with this Realm and Pattern already exists.';
+
+/** Two administrators racing to add one pattern: the store's unique index decides, with the same error. */
+export async function uniqueOr<T>(work: Promise<T>, msg: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(msg);
+    throw error;
+  }
+}
+
+function requireAdmin(ctx: ActionContext): void {
+  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+}
+
+async function announce(ctx: ActionContext): Promise<void> {
+  invalidateRealmLinkifiers(ctx.realm.id);
+  const linkifiers = await listLinkifiers(ctx.tx, ctx.realm.id);
+  ctx.events.send({ type: 'realm_linkifiers', realm_linkifiers: linkifiers }, await activeUserIds(ctx.tx, ctx.realm.id));
+}
+
+async function checkPatternFree(ctx: ActionContext, pattern: string, exceptId?: number): Promise<void> {
+  const existing = await linkifierByPattern(ctx.tx, ctx.realm.id, pattern);
+  if (existing && existing.id !== exceptId) throw new ApiError(DUPLICATE);
+}
+
+/** Adds a linkifier at the end of the realm's list; returns its id. */
+export async function addLinkifier(ctx: ActionContext, pattern: string, urlTemplate: string): Promise<number> {
+  requireAdmin(ctx);
+  checkLinkifier(pattern, urlTemplate);
+  await checkPatternFree(ctx, pattern);
+  const last = await ctx.tx
+    .selectFrom('realm_filter')
+    .select((eb) => eb.fn.max('order').as('max'))
+    .where('realm_id', '=', ctx.realm.id)
+    .executeTakeFirst();
+  const order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+  const row = await uniqueOr(
+    ctx.tx
+      .insertInto('realm_filter')
+      .values({ realm_id: ctx.realm.id, pattern, url_template: urlTemplate, order })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+    DUPLICATE,
+  );
+  await announce(ctx);
+  return row.id;
+}
+
+export async function updateLinkifier(ctx: ActionContext, id: number, pattern: string, urlTemplate: string): Promise<void> {
+  requireAdmin(ctx);
+  if (!(await getLinkifier(ctx.tx, ctx.realm.id, id))) throw new ApiError(NOT_FOUND);
+  checkLinkifier(pattern, urlTemplate);
+  await checkPatternFree(ctx, pattern, id);
+  await uniqueOr(
+    ctx.tx.updateTable('realm_filter').set({ pattern, url_template: urlTemplate }).where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute(),
+    DUPLICATE,
+  );
+  await announce(ctx);
+}
+
+export async function removeLinkifier(ctx: ActionContext, id: number): Promise<void> {
+  requireAdmin(ctx);
+  if (!(await getLinkifier(ctx.tx, ctx.realm.id, id))) throw new ApiError(NOT_FOUND);
+  await ctx.tx.deleteFrom('realm_filter').where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute();
+  await announce(ctx);
+}
+
+/** Puts the realm's linkifiers in the given order; the list must name each of them exactly once. */
+export async function reorderLinkifiers(ctx: ActionContext, orderedIds: number[]): Promise<void> {
+  requireAdmin(ctx);
+  const wanted = new Set(orderedIds);
+  if (wanted.size < orderedIds.length) throw new ApiError('The ordered list must not contain duplicated linkifiers');
+  const existing = await listLinkifiers(ctx.tx, ctx.realm.id);
+  if (existing.length !== wanted.size || existing.some((l) => !wanted.has(l.id))) {
+    throw new ApiError('The ordered list must enumerate all existing linkifiers exactly once');
+  }
+  for (const [order, id] of orderedIds.entries()) {
+    await ctx.tx.updateTable('realm_filter').set({ order }).where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute();
+  }
+  await announce(ctx);
+}

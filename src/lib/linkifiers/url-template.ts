@@ -1,0 +1,57 @@
+// RFC 6570 URL templates: a strict syntax check that also lists the template's variables
+// (expansion itself is the url-template package's job).
+
+/** Operators RFC 6570 defines (levels 2 and 3); "=,!@|" are reserved for the future and refused. */
+const OPERATORS = new Set(['+', '#', '.', '/', ';', '?', '&']);
+const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
+const PREFIX = /^[1-9][0-9]{0,3}$/;
+
+/** Characters a template may not hold outside an expression (besides "%" not starting an escape). */
+function isForbiddenLiteral(code: number): boolean {
+  if (code <= 0x20 || code === 0x7f || (code >= 0x80 && code <= 0x9f)) return true;
+  // " ' < > \ ^ ` { | }
+  return [0x22, 0x27, 0x3c, 0x3e, 0x5c, 0x5e, 0x60, 0x7b, 0x7c, 0x7d].includes(code);
+}
+
+function parseVarspec(spec: string): string | null {
+  let name = spec;
+  if (name.endsWith('*')) {
+    name = name.slice(0, -1);
+  } else {
+    const colon = name.indexOf(':');
+    if (colon >= 0) {
+      if (!PREFIX.test(name.slice(colon + 1))) return null;
+      name = name.slice(0, colon);
+    }
+  }
+  return VARNAME.test(name) ? name : null;
+}
+
+/** The variable names of a valid template, in order of first use; null when the template is not RFC 6570. */
+export function templateVariables(template: string): string[] | null {
+  const names: string[] = [];
+  let i = 0;
+  while (i < template.length) {
+    const c = template[i]!;
+    if (c === '{') {
+      const close = template.indexOf('}', i + 1);
+      if (close < 0) return null;
+      let body = template.slice(i + 1, close);
+      if (body.length > 0 && OPERATORS.has(body[0]!)) body = body.slice(1);
+      if (body === '') return null;
+      for (const spec of body.split(',')) {
+        const name = parseVarspec(spec);
+        if (name === null) return null;
+        if (!names.includes(name)) names.push(name);
+      }
+      i = close + 1;
+    } else if (c === '%') {
+      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i, i + 3))) return null;
+      i += 3;
+    } else {
+      if (isForbiddenLiteral(c.charCodeAt(0))) return null;
+      i += 1;
+    }
+  }
+  return names;
+}
