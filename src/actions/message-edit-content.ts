@@ -1,0 +1,142 @@
+// Content edits: the new text and its rendering, the wildcard-mention policy, the stored
+// columns and the recipients' mention flags.
+import { sql } from 'kysely';
+import type { MessageRow, StreamRow } from '../db/schema.js';
+import {
+  StreamWildcardMentionNotAllowedError,
+  TopicWildcardMentionNotAllowedError,
+  wildcardMentionAllowed,
+} from '../lib/edit-rules.js';
+import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
+import type { RenderResult } from '../lib/markdown/index.js';
+import { normalizeContent } from '../lib/message-content.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
+import type { EditHistoryEntry } from '../lib/message-format.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { getUserById } from '../queries/users.js';
+import type { ActionContext } from './context.js';
+import { renderForSend } from './message-render.js';
+
+/** What an edit leaves of blank content. */
+export const DELETED_CONTENT = '(deleted)';
+
+export interface ContentEdit {
+  content: string;
+  rendered: RenderResult;
+}
+
+/** Blank content becomes "(deleted)"; otherwise the send path's rules (NUL refused, long text truncated). */
+export function normalizeEditedContent(raw: string): string {
+  return raw.trimEnd() === '' ? DELETED_CONTENT : normalizeContent(raw);
+}
+
+/**
+ * Renders as sending does (mentions, groups, linkifiers), for the message's conversation and the
+ * people who hold it.
+ */
+export async function renderEditedContent(ctx: ActionContext, message: MessageRow, recipientType: number, content: string): Promise<ContentEdit> {
+  const holders = await ctx.tx.selectFrom('user_message').select('user_id').where('message_id', '=', message.id).execute();
+  const linkifiers = await realmLinkifiers(ctx.tx, ctx.realm.id);
+  const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds: holders.map((h) => h.user_id) };
+  const rendered = await renderForSend(ctx, target, content, { linkify: (text) => findLinkifierMatches(text, linkifiers) });
+  return { content, rendered };
+}
+
+/** How many people took part in a topic: its senders and those who reacted in it (for the policy). */
+async function topicParticipantCount(ctx: ActionContext, message: MessageRow): Promise<number> {
+  const inTopic = ctx.tx
+    .selectFrom('message')
+    .select('id')
+    .where('recipient_id', '=', message.recipient_id)
+    .where(sql`lower(subject)`, '=', sql`lower(${message.subject})`);
+  const senders = await inTopic.clearSelect().select('sender_id as user_id').distinct().execute();
+  const reactors = await ctx.tx.selectFrom('reaction').select('user_id').distinct().where('message_id', 'in', inTopic).execute();
+  return new Set([...senders, ...reactors].map((r) => r.user_id)).size;
+}
+
+async function activeSubscriberCount(ctx: ActionContext, recipientId: number): Promise<number> {
+  const row = await ctx.tx
+    .selectFrom('subscription')
+    .innerJoin('user_profile', 'user_profile.id', 'subscription.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('subscription.recipient_id', '=', recipientId)
+    .where('subscription.active', '=', 1)
+    .where('user_profile.is_active', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Wildcard mentions in a stream message's new content must pass the realm's policy (judged for the sender). */
+export async function checkWildcardMentions(ctx: ActionContext, message: MessageRow, stream: StreamRow, edit: ContentEdit): Promise<void> {
+  const { streamWildcard, topicWildcard } = edit.rendered;
+  if (!streamWildcard && !topicWildcard) return;
+  const settings = realmSettings(ctx.realm);
+  const sender = message.sender_id === ctx.actor.id ? ctx.actor : await getUserById(ctx.tx, ctx.realm.id, message.sender_id);
+  if (!sender) return;
+  const allowed = (audience: number) =>
+    wildcardMentionAllowed(sender, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
+  if (streamWildcard && !allowed(await activeSubscriberCount(ctx, stream.recipient_id!))) {
+    throw new StreamWildcardMentionNotAllowedError();
+  }
+  if (topicWildcard && !allowed(await topicParticipantCount(ctx, message))) throw new TopicWildcardMentionNotAllowedError();
+}
+
+const RENDERED_MENTIONS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+
+/**
+ * Stores the new content, recomputes each recipient's mention flags the way sending does,
+ * and returns every recipient's flags afterwards. Fills the history entry and the event.
+ */
+export async function applyContentEdit(
+  ctx: ActionContext,
+  message: MessageRow,
+  edit: ContentEdit,
+  entry: EditHistoryEntry,
+  event: Record<string, unknown>,
+): Promise<Map<number, number>> {
+  const { rendered } = edit;
+  entry.prev_content = message.content;
+  entry.prev_rendered_content = message.rendered_content;
+  entry.prev_rendered_content_version = message.rendered_content_version;
+  Object.assign(event, {
+    orig_content: message.content,
+    orig_rendered_content: message.rendered_content,
+    content: edit.content,
+    rendered_content: rendered.html,
+    is_me_message: rendered.isMeMessage,
+  });
+  await ctx.tx
+    .updateTable('message')
+    .set({
+      content: edit.content,
+      rendered_content: rendered.html,
+      rendered_content_version: 1,
+      has_link: rendered.hasLink ? 1 : 0,
+      has_image: rendered.hasImage ? 1 : 0,
+      is_me_message: rendered.isMeMessage ? 1 : 0,
+    })
+    .where('id', '=', message.id)
+    .execute();
+  const rows = await ctx.tx.selectFrom('user_message').select(['user_id', 'flags']).where('message_id', '=', message.id).execute();
+  const after = new Map<number, number>();
+  const changed = new Map<number, number[]>();
+  for (const { user_id, flags } of rows) {
+    let bits = flags & ~RENDERED_MENTIONS;
+    if (rendered.mentionedUserIds.has(user_id)) bits |= FLAG_BITS.mentioned;
+    if (rendered.streamWildcard && user_id !== message.sender_id) bits |= FLAG_BITS.stream_wildcard_mentioned;
+    if (rendered.topicWildcard && user_id !== message.sender_id && (rendered.topicWildcardUserIds?.has(user_id) ?? true)) {
+      bits |= FLAG_BITS.topic_wildcard_mentioned;
+    }
+    after.set(user_id, bits);
+    if (bits !== flags) changed.set(bits, [...(changed.get(bits) ?? []), user_id]);
+  }
+  for (const [bits, userIds] of changed) {
+    await ctx.tx
+      .updateTable('user_message')
+      .set({ flags: bits })
+      .where('message_id', '=', message.id)
+      .where('user_id', 'in', userIds)
+      .execute();
+  }
+  return after;
+}
