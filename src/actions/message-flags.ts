@@ -17,48 +17,73 @@ export function checkFlagChange(flag: string, op: string): { flag: FlagName; add
   return { flag, adding: op === 'add' };
 }
 
-/** Ids of stream messages among `ids` whose stream the user is not subscribed to. */
-async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
+/** Stream messages among `ids` whose stream the user is not subscribed to, with their stream ids. */
+async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
   const rows = await ctx.tx
     .selectFrom('message as m')
     .innerJoin('recipient as r', 'r.id', 'm.recipient_id')
     .leftJoin('subscription as s', (join) =>
       join.onRef('s.recipient_id', '=', 'm.recipient_id').on('s.user_id', '=', ctx.actor.id).on('s.active', '=', 1),
     )
-    .select('m.id')
+    .select(['m.id', 'r.type_id'])
     .where('m.id', 'in', ids)
     .where('r.type', '=', RecipientType.STREAM)
     .where('s.id', 'is', null)
     .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.type_id]));
+}
+
+export interface FlagChange {
+  /** Ids whose flag really changed, ascending. */
+  messages: number[];
+  /** When unread was asked for: streams whose messages were skipped for want of a subscription. */
+  ignoredStreamIds: number[];
 }
 
 /** Applies the change and returns the ids whose flags really changed. */
 export async function doUpdateMessageFlags(ctx: ActionContext, flagName: string, op: string, requested: number[]): Promise<number[]> {
+  return (await changeMessageFlags(ctx, flagName, op, requested)).messages;
+}
+
+/**
+ * The flag change itself. `accessChecked` says the caller already knows the user may read every
+ * requested message (a narrow fetch found them), so historical rows need no further checks.
+ */
+export async function changeMessageFlags(
+  ctx: ActionContext,
+  flagName: string,
+  op: string,
+  requested: number[],
+  options: { accessChecked?: boolean } = {},
+): Promise<FlagChange> {
   const { flag, adding } = checkFlagChange(flagName, op);
   const bit = FLAG_BITS[flag];
   let ids = [...new Set(requested)];
+  let ignoredStreamIds: number[] = [];
   // Unread stream messages must lie in streams the user is subscribed to: others are skipped.
   if (flag === 'read' && !adding) {
     const skipped = await inUnsubscribedStreams(ctx, ids);
     ids = ids.filter((id) => !skipped.has(id));
+    ignoredStreamIds = [...new Set(skipped.values())].sort((a, b) => a - b);
   }
-  const updated = ids.length === 0 ? [] : await applyFlag(ctx, ids, bit, adding);
+  const updated = ids.length === 0 ? [] : await applyFlag(ctx, ids, bit, adding, options.accessChecked ?? false);
   const messages = [...new Set(updated)].sort((a, b) => a - b);
   const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages, all: false };
   if (flag === 'read' && !adding) event.message_details = await unreadDetails(ctx.tx, ctx.actor.id, messages);
   ctx.events.send(event, [ctx.actor.id]);
-  return messages;
+  return { messages, ignoredStreamIds };
 }
 
 /** Sets or clears the bit on the user's rows, creating historical rows first; returns the changed ids. */
-async function applyFlag(ctx: ActionContext, ids: number[], bit: number, adding: boolean): Promise<number[]> {
+async function applyFlag(ctx: ActionContext, ids: number[], bit: number, adding: boolean, accessChecked: boolean): Promise<number[]> {
   const own = await ctx.tx.selectFrom('user_message').select('message_id').where('user_id', '=', ctx.actor.id).where('message_id', 'in', ids).execute();
   const received = new Set(own.map((r) => r.message_id));
   // Flags on messages never received (stream history) live on new "historical" rows.
   const historical = [];
-  for (const id of ids.filter((id) => !received.has(id))) historical.push((await accessMessage(ctx.tx, ctx.actor, id)).message.id);
+  for (const id of ids.filter((id) => !received.has(id))) {
+    historical.push(accessChecked ? id : (await accessMessage(ctx.tx, ctx.actor, id)).message.id);
+  }
   if (historical.length > 0) {
     const flags = FLAG_BITS.read | FLAG_BITS.historical;
     await ctx.tx.insertInto('user_message').values(historical.map((message_id) => ({ user_id: ctx.actor.id, message_id, flags }))).execute();

@@ -1,0 +1,153 @@
+// Emoji reactions: adding and removing one, with the reference's checks in its order, and the
+// reaction event to everyone who can see the message change.
+import type { MessageRow, ReactionRow, UserRow } from '../db/schema.js';
+import { RecipientType } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { emojiCodeForName, emojiNameForCode } from '../lib/emoji.js';
+import { FLAG_BITS } from '../lib/message-flags.js';
+import { accessMessage, messageRecipientIds } from '../queries/messages.js';
+import { subscriberIds } from '../queries/streams.js';
+import { isStorableText } from '../queries/users.js';
+import type { ActionContext } from './context.js';
+
+export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
+
+/** Emoji the server itself adds to the Unicode set, named by their own code. */
+const ZULIP_EXTRA_EMOJI: readonly string[] = ['zulip'];
+
+interface Emoji {
+  code: string;
+  type: string;
+}
+
+/** An emoji by name alone: a custom emoji (there are none yet), an extra one, or a Unicode one. */
+function emojiByName(name: string): Emoji {
+  if (ZULIP_EXTRA_EMOJI.includes(name)) return { code: name, type: 'zulip_extra_emoji' };
+  const code = emojiCodeForName(name);
+  if (code !== undefined) return { code, type: 'unicode_emoji' };
+  throw new ApiError(`Emoji '${name}' does not exist`);
+}
+
+/** Whether a new reaction may use this name, code and type together. */
+function checkEmoji(name: string, code: string, type: string): void {
+  switch (type) {
+    case 'realm_emoji':
+      // The realm has no custom emoji, so no custom emoji id is valid.
+      throw new ApiError('Invalid custom emoji.');
+    case 'zulip_extra_emoji':
+      if (!ZULIP_EXTRA_EMOJI.includes(code)) throw new ApiError('Invalid emoji code.');
+      if (name !== code) throw new ApiError('Invalid emoji name.');
+      return;
+    case 'unicode_emoji':
+      if (emojiNameForCode(code) === undefined) throw new ApiError('Invalid emoji code.');
+      if (emojiCodeForName(name) !== code) throw new ApiError('Invalid emoji name.');
+      return;
+    default:
+      throw new ApiError('Invalid emoji type.');
+  }
+}
+
+async function findReaction(ctx: ActionContext, messageId: number, code: string, type: string, userId?: number) {
+  if (!isStorableText(code) || !isStorableText(type)) return undefined;
+  let query = ctx.tx
+    .selectFrom('reaction')
+    .selectAll()
+    .where('message_id', '=', messageId)
+    .where('emoji_code', '=', code)
+    .where('reaction_type', '=', type);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  return query.orderBy('id').limit(1).executeTakeFirst();
+}
+
+/**
+ * Who hears about a reaction: everyone holding the message, and for a stream whose history
+ * subscribers share, every subscriber (they can open the message even if they never got it).
+ */
+async function reactionAudience(ctx: ActionContext, message: MessageRow): Promise<number[]> {
+  const users = new Set(await messageRecipientIds(ctx.tx, [message.id]));
+  const stream = await ctx.tx
+    .selectFrom('recipient as r')
+    .innerJoin('stream as s', 's.id', 'r.type_id')
+    .select(['s.invite_only', 's.history_public_to_subscribers'])
+    .where('r.id', '=', message.recipient_id)
+    .where('r.type', '=', RecipientType.STREAM)
+    .executeTakeFirst();
+  if (stream && (!stream.invite_only || stream.history_public_to_subscribers)) {
+    for (const id of await subscriberIds(ctx.tx, message.recipient_id)) users.add(id);
+  }
+  return [...users];
+}
+
+function sendReactionEvent(ctx: ActionContext, op: 'add' | 'remove', reaction: Omit<ReactionRow, 'id'>, actor: UserRow, audience: number[]) {
+  const event = {
+    type: 'reaction',
+    op,
+    user_id: actor.id,
+    // Deprecated, but still read by older mobile clients; named as the reference's events name it.
+    user: { user_id: actor.id, email: actor.email, full_name: actor.full_name },
+    message_id: reaction.message_id,
+    emoji_name: reaction.emoji_name,
+    emoji_code: reaction.emoji_code,
+    reaction_type: reaction.reaction_type,
+  };
+  ctx.events.send(event, audience);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export interface ReactionRequest {
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
+
+export async function checkAddReaction(ctx: ActionContext, messageId: number, request: ReactionRequest & { emojiName: string }): Promise<void> {
+  const { message, received } = await accessMessage(ctx.tx, ctx.actor, messageId);
+  let code = request.emojiCode;
+  let type = request.reactionType;
+  if (code === undefined || type === undefined) {
+    const known = emojiByName(request.emojiName);
+    code ??= known.code;
+    type ??= known.type;
+  }
+  if (await findReaction(ctx, message.id, code, type, ctx.actor.id)) {
+    throw new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+  }
+  // Reacting with an emoji someone already used on the message is a vote for that reaction:
+  // it keeps the earlier name, even if that name would not be accepted for a new reaction today.
+  const existing = await findReaction(ctx, message.id, code, type);
+  let name = request.emojiName;
+  if (existing) name = existing.emoji_name;
+  else checkEmoji(name, code, type);
+  if (!received) {
+    // A reaction to stream history the user never received keeps them informed of later changes.
+    await ctx.tx.insertInto('user_message').values({ user_id: ctx.actor.id, message_id: message.id, flags: FLAG_BITS.read | FLAG_BITS.historical }).execute();
+  }
+  const reaction = { message_id: message.id, user_id: ctx.actor.id, emoji_name: name, emoji_code: code, reaction_type: type };
+  try {
+    await ctx.tx.insertInto('reaction').values(reaction).execute();
+  } catch (error) {
+    // The same reaction committed by a concurrent request first.
+    if (isUniqueViolation(error)) throw new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+    throw error;
+  }
+  sendReactionEvent(ctx, 'add', reaction, ctx.actor, await reactionAudience(ctx, message));
+}
+
+export async function checkRemoveReaction(ctx: ActionContext, messageId: number, request: ReactionRequest & { reactionType: string }): Promise<void> {
+  const { message } = await accessMessage(ctx.tx, ctx.actor, messageId);
+  let code = request.emojiCode;
+  if (code === undefined) {
+    if (request.emojiName === undefined) {
+      throw new ApiError('At least one of the following arguments must be present: emoji_name, emoji_code');
+    }
+    code = emojiByName(request.emojiName).code;
+  }
+  const reaction = await findReaction(ctx, message.id, code, request.reactionType, ctx.actor.id);
+  if (!reaction) throw new ApiError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
+  await ctx.tx.deleteFrom('reaction').where('id', '=', reaction.id).execute();
+  sendReactionEvent(ctx, 'remove', reaction, ctx.actor, await reactionAudience(ctx, message));
+}
