@@ -5,6 +5,7 @@ import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
 import { isAdmin, Role } from '../lib/roles.js';
 import { userDict } from '../lib/user-format.js';
+import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { activeUserIds, getUserByEmail } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
@@ -67,7 +68,8 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     timezone: spec.timezone ?? '',
     avatar_source: 'G',
     avatar_version: 1,
-    settings: '{}',
+    // New users start from the realm's defaults (PATCH /realm/user_settings_defaults).
+    settings: (await realmUserDefaultsText(ctx.tx, realm.id)) ?? '{}',
     recipient_id: null,
   };
   const { id } = await ctx.tx.insertInto('user_profile').values(row).returning('id').executeTakeFirstOrThrow();

@@ -1,6 +1,8 @@
 // The one list of personal settings: type, allowed values, default, and whether
 // PATCH /settings (personal) and PATCH /realm/user_settings_defaults (realmDefault) accept it.
 // Validation, /register state, events and realm defaults all derive from it.
+import { ApiError } from '../errors.js';
+import { isLanguageCode } from './languages.js';
 
 export type SettingValue = boolean | number | string;
 
@@ -74,14 +76,16 @@ export const SETTINGS: Record<string, SettingSpec> = {
   realm_name_in_email_notifications_policy: int(1, [1, 2, 3], 'notification'),
   automatically_follow_topics_policy: int(3, FOLLOW_POLICIES, 'notification'),
   automatically_unmute_topics_in_muted_streams_policy: int(2, FOLLOW_POLICIES, 'notification'),
-  // Accepted only as realm defaults by PATCH /realm/user_settings_defaults in this API era;
-  // users still hold a value of their own.
-  automatically_follow_topics_where_mentioned: bool(true, 'notification', false, true),
-  presence_enabled: bool(true, 'notification', false, true),
-  enter_sends: bool(false, null, false, true),
-  send_private_typing_notifications: bool(true, null, false, true),
-  send_stream_typing_notifications: bool(true, null, false, true),
-  send_read_receipts: bool(true, null, false, true),
+  // SPEC.md's table stops listing PATCH /settings parameters before these; the reference
+  // accepts them there too.
+  automatically_follow_topics_where_mentioned: bool(true, 'notification'),
+  presence_enabled: bool(true, 'notification'),
+  enter_sends: bool(false, null),
+  send_private_typing_notifications: bool(true, null),
+  send_stream_typing_notifications: bool(true, null),
+  send_read_receipts: bool(true, null),
+  // Changing it would change what everyone else sees of the user; only new users get it, from
+  // the realm's defaults.
   email_address_visibility: int(1, [1, 2, 3, 4, 5], null, false, true),
 };
 
@@ -110,3 +114,83 @@ export function resolveSettings(stored: string | null | undefined, base: Readonl
 }
 
 export const EMAIL_VISIBILITY = { EVERYONE: 1, MEMBERS: 2, ADMINS: 3, NOBODY: 4, MODERATORS: 5 } as const;
+
+/** Sounds a client may pick for notifications ("none" also turns them off). */
+export const NOTIFICATION_SOUNDS: readonly string[] = ['zulip'];
+
+/** The longest wait for batching notification emails: one week. */
+export const MAX_EMAIL_BATCHING_SECONDS = 7 * 24 * 3600;
+
+function parseJsonValue(raw: string, name: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError(`${name} is not valid JSON`);
+  }
+}
+
+const notInList = (name: string) => new ApiError(`Invalid ${name}: Value error, Not in the list of possible values`);
+
+/** Whether the name is an IANA time zone identifier (aliases included) the runtime knows. */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One setting's value from its raw request string: JSON for booleans and integers, plain text
+ * for strings; checked against the registry's type and allowed values, with the reference's
+ * error texts. Emoji set vendor names come back as SPEC.md's names.
+ */
+export function parseSetting(name: string, raw: string): SettingValue {
+  const spec = SETTINGS[name];
+  if (!spec) throw new ApiError(`Unknown setting ${name}`);
+  if (spec.type === 'bool') {
+    const value = parseJsonValue(raw, name);
+    if (typeof value !== 'boolean') throw new ApiError(`${name} is not a boolean`);
+    return value;
+  }
+  if (spec.type === 'int') {
+    const value = parseJsonValue(raw, name);
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new ApiError(`${name} is not an integer`);
+    if (name === 'email_notifications_batching_period_seconds' && (value <= 0 || value > MAX_EMAIL_BATCHING_SECONDS)) {
+      throw new ApiError(`Invalid email batching period: ${value} seconds`);
+    }
+    if (spec.values && spec.values.length > 0 && !spec.values.includes(value)) throw notInList(name);
+    return value;
+  }
+  switch (name) {
+    case 'emojiset': {
+      const value = EMOJISET_ALIASES[raw] ?? raw;
+      if (!spec.values!.includes(value)) throw notInList(name);
+      return value;
+    }
+    case 'default_language':
+      if (!isLanguageCode(raw)) throw new ApiError('Invalid default_language');
+      return raw;
+    case 'timezone':
+      if (!isTimeZone(raw)) throw new ApiError('Invalid timezone: Value error, Not a recognized time zone');
+      return raw;
+    case 'notification_sound':
+      if (raw !== 'none' && !NOTIFICATION_SOUNDS.includes(raw)) throw new ApiError(`Invalid notification sound '${raw}'`);
+      return raw;
+    default:
+      if (spec.values && !spec.values.includes(raw)) throw notInList(name);
+      return raw;
+  }
+}
+
+/** Stored overrides (JSON text) with `changes` applied; values equal to the registry default are dropped. */
+export function mergeSettings(stored: string | null | undefined, changes: Readonly<Settings>): string {
+  const overrides: Settings = stored ? (JSON.parse(stored) as Settings) : {};
+  for (const [name, value] of Object.entries(changes)) {
+    if (SETTINGS[name]?.default === value) delete overrides[name];
+    else overrides[name] = value;
+  }
+  return JSON.stringify(overrides);
+}

@@ -28,7 +28,7 @@ export function userSettingsState(user: Pick<UserRow, 'settings' | 'timezone'>):
  * Settings that existed when the legacy events were retired (feature level 89): only these
  * appear in the top-level form; later settings are reachable through user_settings alone.
  */
-const LEGACY_TOP_LEVEL = new Set([
+export const LEGACY_TOP_LEVEL: ReadonlySet<string> = new Set([
   'twenty_four_hour_time', 'dense_mode', 'starred_message_counts', 'fluid_layout_width', 'high_contrast_mode',
   'color_scheme', 'enable_drafts_synchronization', 'translate_emoticons', 'default_language', 'web_home_view',
   'left_side_userlist', 'emojiset', 'demote_inactive_streams', 'timezone', 'enable_stream_desktop_notifications',
@@ -53,10 +53,11 @@ export function legacySettingsState(user: Pick<UserRow, 'settings' | 'timezone'>
   return state;
 }
 
-/** realm_user_settings_defaults: what new users start with (the registry's realm-default settings). */
-export function realmUserSettingsDefaultsState(): Record<string, unknown> {
+/** realm_user_settings_defaults: what new users start with (the registry's realm-default settings, with the realm's stored overrides). */
+export function realmUserSettingsDefaultsState(stored: string | null = null): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(SETTINGS)) if (spec.realmDefault) state[name] = spec.default;
+  const resolved = resolveSettings(stored);
+  for (const [name, spec] of Object.entries(SETTINGS)) if (spec.realmDefault) state[name] = resolved[name];
   state.emojiset_choices = EMOJISET_CHOICES;
   state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
   return state;

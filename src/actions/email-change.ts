@@ -1,0 +1,167 @@
+// Changing a user's email address: PATCH /settings records the request and mails a confirmation
+// link to the new address; the address changes only when that link is followed.
+import { randomBytes } from 'node:crypto';
+import type { RealmRow, UserRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import type { MailMessage } from '../lib/mail/transport.js';
+import { realmSettings } from '../lib/realm-settings.js';
+import { isAdmin } from '../lib/roles.js';
+import { EMAIL_VISIBILITY, resolveSettings } from '../lib/settings-registry.js';
+import { avatarUrl, canSeeDeliveryEmail } from '../lib/user-format.js';
+import { getRealmById } from '../queries/realms.js';
+import { getUserByEmail, getUserById, listUsers } from '../queries/users.js';
+import { mediumAvatarUrl } from '../events/state/users.js';
+import type { ActionContext, SystemContext } from './context.js';
+
+/** Where the confirmation link points, under the API prefix (so the route table serves it). */
+export const CONFIRM_EMAIL_PATH = '/accounts/confirm_new_email';
+const API_PREFIX = '/api/v1';
+
+/** Links stay valid for a day. */
+export const CONFIRMATION_VALIDITY_SECONDS = 24 * 3600;
+const KEY_LENGTH = 24;
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+export const EmailChangeStatus = { PENDING: 0, CONFIRMED: 1, REPLACED: 2 } as const;
+
+const ADDRESS = /^[^\s@\p{C}]+@[^\s@\p{C}.]+(\.[^\s@\p{C}.]+)+$/u;
+
+function generateKey(): string {
+  let key = '';
+  for (const byte of randomBytes(KEY_LENGTH * 2)) {
+    // 252 is the largest multiple of 36 below 256: every character stays equally likely.
+    if (byte >= 252) continue;
+    key += KEY_ALPHABET[byte % KEY_ALPHABET.length];
+    if (key.length === KEY_LENGTH) return key;
+  }
+  return key + generateKey().slice(key.length);
+}
+
+async function checkAddressAvailable(ctx: SystemContext, realm: RealmRow, email: string): Promise<void> {
+  const existing = await getUserByEmail(ctx.tx, realm.id, email);
+  if (existing) throw new ApiError(existing.is_active ? 'Already has an account.' : 'Account has been deactivated.');
+}
+
+function checkChangesAllowed(realm: RealmRow, user: UserRow): void {
+  if (realmSettings(realm).email_changes_disabled && !isAdmin(user)) {
+    throw new ApiError('Email address changes are disabled in this organization.');
+  }
+}
+
+/**
+ * Validates the new address and records the request (replacing any earlier one of the user);
+ * returns the confirmation message for the caller to send once the transaction has committed.
+ */
+export async function requestEmailChange(ctx: ActionContext, newEmail: string): Promise<MailMessage> {
+  checkChangesAllowed(ctx.realm, ctx.actor);
+  if (!ADDRESS.test(newEmail) || newEmail.length > 254) throw new ApiError('Invalid address.');
+  await checkAddressAvailable(ctx, ctx.realm, newEmail);
+  await ctx.tx
+    .updateTable('email_change_request')
+    .set({ status: EmailChangeStatus.REPLACED })
+    .where('user_id', '=', ctx.actor.id)
+    .where('status', '=', EmailChangeStatus.PENDING)
+    .execute();
+  const key = generateKey();
+  await ctx.tx
+    .insertInto('email_change_request')
+    .values({
+      realm_id: ctx.realm.id,
+      user_id: ctx.actor.id,
+      old_email: ctx.actor.delivery_email,
+      new_email: newEmail,
+      confirmation_key: key,
+      date_sent: ctx.now,
+    })
+    .execute();
+  const link = `${ctx.realm.url}${API_PREFIX}${CONFIRM_EMAIL_PATH}/${key}`;
+  return {
+    to: newEmail,
+    subject: `Verify your new email address for ${ctx.realm.name}`,
+    text:
+      `Hi ${ctx.actor.full_name},\n\n` +
+      `We received a request to change the email address of your account in ${ctx.realm.name} ` +
+      `(${ctx.realm.url}) from ${ctx.actor.delivery_email} to ${newEmail}.\n\n` +
+      `To confirm the change, follow this link:\n${link}\n\n` +
+      'The link is valid for 24 hours. If you did not ask for this change, ignore this message.\n',
+  };
+}
+
+export class ConfirmationLinkError extends ApiError {
+  constructor(msg: string) {
+    super(msg, { status: 404 });
+  }
+}
+
+export interface ConfirmedChange {
+  oldEmail: string;
+  newEmail: string;
+  /** A notice for the old address. */
+  notice: MailMessage;
+}
+
+/** Following the link: the address changes, and everyone who may see it hears of the change. */
+export async function confirmEmailChange(ctx: SystemContext, key: string): Promise<ConfirmedChange> {
+  if (key.length !== KEY_LENGTH || !/^[a-z0-9]+$/.test(key)) throw new ConfirmationLinkError('The confirmation link is malformed.');
+  const request = await ctx.tx.selectFrom('email_change_request').selectAll().where('confirmation_key', '=', key).executeTakeFirst();
+  if (!request) throw new ConfirmationLinkError("We couldn't find your confirmation link in the system.");
+  const expired = ctx.now - request.date_sent > CONFIRMATION_VALIDITY_SECONDS;
+  const realm = await getRealmById(ctx.tx, request.realm_id);
+  const user = await getUserById(ctx.tx, request.realm_id, request.user_id);
+  if (request.status !== EmailChangeStatus.PENDING || expired || !realm || !user || !user.is_active || realm.deactivated) {
+    throw new ConfirmationLinkError('The confirmation link has expired or been deactivated.');
+  }
+  if (user.delivery_email !== request.old_email) throw new ConfirmationLinkError('The confirmation link has expired or been deactivated.');
+  checkChangesAllowed(realm, user);
+  await checkAddressAvailable(ctx, realm, request.new_email);
+
+  const emailIsPublic = Number(resolveSettings(user.settings).email_address_visibility) === EMAIL_VISIBILITY.EVERYONE;
+  const changed: UserRow = { ...user, delivery_email: request.new_email, email: emailIsPublic ? request.new_email : user.email };
+  await ctx.tx
+    .updateTable('user_profile')
+    .set({ delivery_email: changed.delivery_email, email: changed.email })
+    .where('id', '=', user.id)
+    .execute();
+  await ctx.tx.updateTable('email_change_request').set({ status: EmailChangeStatus.CONFIRMED }).where('id', '=', request.id).execute();
+  await announceEmailChange(ctx, realm, changed, emailIsPublic);
+  return {
+    oldEmail: request.old_email,
+    newEmail: request.new_email,
+    notice: {
+      to: request.old_email,
+      subject: `Email address changed for ${realm.name}`,
+      text:
+        `Hi ${user.full_name},\n\nThe email address of your account in ${realm.name} (${realm.url}) ` +
+        `was changed from ${request.old_email} to ${request.new_email}.\n\n` +
+        'If you did not make this change, contact an administrator of the organization at once.\n',
+    },
+  };
+}
+
+/** realm_user updates: the real address to those who may see it, the avatar (a gravatar follows the address), the API email. */
+async function announceEmailChange(ctx: SystemContext, realm: RealmRow, user: UserRow, emailIsPublic: boolean): Promise<void> {
+  const everyone = await listUsers(ctx.tx, realm.id, { activeOnly: true });
+  const allIds = everyone.map((viewer) => viewer.id);
+  const seers = everyone.filter((viewer) => canSeeDeliveryEmail(viewer, user)).map((viewer) => viewer.id);
+  ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: user.delivery_email } }, seers);
+  if (user.avatar_source === 'G') {
+    const url = avatarUrl(user, false, true)!;
+    ctx.events.send(
+      {
+        type: 'realm_user',
+        op: 'update',
+        person: {
+          user_id: user.id,
+          avatar_url: url,
+          avatar_source: user.avatar_source,
+          avatar_url_medium: mediumAvatarUrl(url),
+          avatar_version: user.avatar_version,
+        },
+      },
+      allIds,
+    );
+  }
+  if (emailIsPublic) {
+    ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: user.email } }, allIds);
+  }
+}
