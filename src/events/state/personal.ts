@@ -1,0 +1,26 @@
+// The personal parts of the POST /register state: drafts, muted users, alert words and
+// topic visibility policies.
+import type { DbOrTx, UserRow } from '../../db/schema.js';
+import { byNewestEdit } from '../../lib/drafts.js';
+import { alertWordsOf } from '../../queries/alert-words.js';
+import { draftsOf } from '../../queries/drafts.js';
+import { mutedUsersOf } from '../../queries/muted-users.js';
+import { mutedTopicsOf, userTopicsOf } from '../../queries/user-topics.js';
+
+/** /register returns at most this many drafts, the most recently edited. */
+export const MAX_DRAFTS_IN_REGISTER = 1000;
+
+export async function personalState(
+  db: DbOrTx,
+  user: Pick<UserRow, 'id'>,
+  want: (type: string) => boolean,
+): Promise<Record<string, unknown>> {
+  const state: Record<string, unknown> = {};
+  if (want('drafts')) state.drafts = (await draftsOf(db, user.id)).sort(byNewestEdit).slice(0, MAX_DRAFTS_IN_REGISTER);
+  if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
+  if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
+  if (want('user_topic')) state.user_topics = await userTopicsOf(db, user.id);
+  // The legacy list serves only clients that do not follow user_topic.
+  if (want('muted_topics') && !want('user_topic')) state.muted_topics = await mutedTopicsOf(db, user.id);
+  return state;
+}
