@@ -8,6 +8,7 @@ import { getStreamsByNames, getUserGroupById, subscribedStreamIds } from '../que
 import { getUserByEmail, getUsersByIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
+import { checkWebPublicAllowed } from './stream-update.js';
 import { addSubscriptions } from './subscriptions.js';
 
 export type Principals = string[] | number[];
@@ -71,8 +72,7 @@ function checkCreation(ctx: ActionContext, request: SubscribeRequest): void {
   if (!canCreateStreams(ctx.actor)) throw new ApiError('Insufficient permission');
   if (request.isDefaultStream && !isAdmin(ctx.actor)) throw new ApiError('Insufficient permission');
   if (request.inviteOnly && request.isDefaultStream) throw new ApiError('A default channel cannot be private.');
-  // Spectator access is not offered, so no stream can be web-public.
-  if (request.isWebPublic) throw new ApiError('Web-public channels are not enabled.');
+  if (request.isWebPublic) checkWebPublicAllowed(ctx);
   if (request.messageRetentionDays !== null && !isOwner(ctx.actor)) {
     throw new UnauthorizedPrincipalError('Must be an organization owner');
   }

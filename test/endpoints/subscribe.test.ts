@@ -229,11 +229,28 @@ for (const dialect of testDialects()) {
       assert.equal(design, undefined);
     });
 
-    it('refuses web-public streams, which this server does not offer', async () => {
-      expectError(
-        await ctx.as('olivia').post('/users/me/subscriptions', { ...subscribeTo('on-the-web'), is_web_public: true }),
-        'Web-public channels are not enabled.',
-      );
+    it('creates web-public streams only where the server, the realm and the policy allow it', async () => {
+      const create = (who: 'olivia' | 'adam', name: string) =>
+        ctx.as(who).post('/users/me/subscriptions', { ...subscribeTo(name), is_web_public: true });
+      expectError(await create('olivia', 'on-the-web'), 'Web-public channels are not enabled.');
+      ctx.services.config.webPublicStreamsEnabled = true;
+      try {
+        expectError(await create('olivia', 'on-the-web'), 'Web-public channels are not enabled.');
+        const server = async () => expectSuccess(await ctx.anonymous().get('/server_settings')).realm_web_public_access_enabled;
+        assert.equal(await server(), false);
+        await db().updateTable('realm').set({ settings: JSON.stringify({ enable_spectator_access: true }) }).execute();
+        assert.equal(await server(), true);
+        const registered = expectSuccess(await ctx.as('mark').post('/register', { fetch_event_types: JSON.stringify(['realm']) }));
+        assert.equal(registered.server_web_public_streams_enabled, true);
+        // Owners only, by the era's default create_web_public_stream_policy.
+        expectError(await create('adam', 'on-the-web'), 'Insufficient permission');
+        expectSuccess(await create('olivia', 'on-the-web'));
+        const row = await db().selectFrom('stream').select('is_web_public').where('name', '=', 'on-the-web').executeTakeFirstOrThrow();
+        assert.equal(row.is_web_public, 1);
+      } finally {
+        ctx.services.config.webPublicStreamsEnabled = false;
+        await db().updateTable('realm').set({ settings: '{}' }).execute();
+      }
     });
 
     it('lets only owners choose a retention period', async () => {

@@ -42,6 +42,7 @@ const PREFIXED_SETTINGS = [
   'mandatory_topics',
   'waiting_period_threshold',
   'add_custom_emoji_policy',
+  'bot_creation_policy',
   'create_public_stream_policy',
   'create_private_stream_policy',
   'create_web_public_stream_policy',
@@ -75,7 +76,7 @@ const PREFIXED_SETTINGS = [
   'plan_type',
 ] as const;
 
-export function realmState(realm: RealmRow, options: { serverGeneration: number; development: boolean }) {
+export function realmState(realm: RealmRow, options: { serverGeneration: number; development: boolean; webPublicStreamsEnabled?: boolean }) {
   const settings = realmSettings(realm);
   const state: Record<string, unknown> = {};
   for (const name of PREFIXED_SETTINGS) state[`realm_${name}`] = settings[name];
@@ -123,7 +124,7 @@ export function realmState(realm: RealmRow, options: { serverGeneration: number;
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
-    server_web_public_streams_enabled: false,
+    server_web_public_streams_enabled: options.webPublicStreamsEnabled ?? false,
     server_emoji_data_url: `${realm.url}/static/emoji-data.json`,
     server_jitsi_server_url: null,
     giphy_rating_options: {},

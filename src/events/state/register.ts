@@ -49,7 +49,7 @@ export function queueSpecFor(
 }
 
 export async function registerQueue(
-  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean },
+  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean; webPublicStreamsEnabled?: boolean },
   user: UserRow,
   realm: RealmRow,
   request: RegisterRequest,
@@ -63,6 +63,7 @@ export async function registerQueue(
     capabilities: request.capabilities,
     serverGeneration: SERVER_GENERATION,
     development: deps.development,
+    webPublicStreamsEnabled: deps.webPublicStreamsEnabled ?? false,
   });
   const pending = queue.pending();
   applyEvents(state, pending, { userId: user.id, role: user.role, includeSubscribers: request.includeSubscribers });
