@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import type { NarrowTerm } from '../../src/lib/narrow/types.js';
+import { unreadState } from '../../src/events/state/messages.js';
 import { fetchMessages } from '../../src/queries/message-fetch.js';
 import { setup, type TestContext } from '../support/context.js';
 import { MessageFixtures } from '../support/message-fixtures.js';
@@ -75,5 +76,22 @@ describe('message fetch query plans [sqlite]', () => {
   it('finds the first unread message through the unread index', async () => {
     const found = await plans([], 'first_unread');
     assert.match(found[0]!, /INDEX user_message_unread/);
+  });
+
+  it("reads a user's unread summary from the unread index alone, without sorting", async () => {
+    const db = ctx.services.db;
+    const seen: CompiledQuery[] = [];
+    const spy: Kysely<Database> = db.withPlugin({
+      transformQuery: (args) => {
+        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    await unreadState(spy, ctx.seed.users.mark.id);
+    const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${seen[0]!.sql}`, [...seen[0]!.parameters]));
+    const plan = rows.map((r) => r.detail).join(' | ');
+    assert.match(plan, /SEARCH user_message USING COVERING INDEX user_message_unread/);
+    assert.doesNotMatch(plan, /TEMP B-TREE|AUTOMATIC/, plan);
   });
 });

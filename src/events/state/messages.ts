@@ -63,6 +63,38 @@ export function addUnread(unread: UnreadMsgs, entry: UnreadEntry): void {
   }
 }
 
+/**
+ * The summary of distinct unread messages, oldest first, in one pass (addUnread, for single
+ * changes, searches the groups each time; a user can have tens of thousands unread).
+ */
+export function summarizeUnread(entries: readonly UnreadEntry[]): UnreadMsgs {
+  const unread = emptyUnread();
+  const streams = new Map<string, UnreadMsgs['streams'][number]>();
+  const pms = new Map<number, UnreadMsgs['pms'][number]>();
+  const huddles = new Map<string, UnreadMsgs['huddles'][number]>();
+  for (const entry of entries) {
+    if (entry.mentioned) unread.mentions.push(entry.id);
+    if (entry.kind === 'stream') {
+      const key = `${entry.streamId}\u0000${foldTopic(entry.topic)}`;
+      let group = streams.get(key);
+      if (!group) streams.set(key, (group = { stream_id: entry.streamId, topic: entry.topic, unread_message_ids: [] }));
+      group.unread_message_ids.push(entry.id);
+    } else if (entry.kind === 'pm') {
+      let group = pms.get(entry.otherUserId);
+      if (!group) pms.set(entry.otherUserId, (group = { other_user_id: entry.otherUserId, sender_id: entry.otherUserId, unread_message_ids: [] }));
+      group.unread_message_ids.push(entry.id);
+    } else {
+      let group = huddles.get(entry.userIdsString);
+      if (!group) huddles.set(entry.userIdsString, (group = { user_ids_string: entry.userIdsString, unread_message_ids: [] }));
+      group.unread_message_ids.push(entry.id);
+    }
+  }
+  unread.streams = [...streams.values()];
+  unread.pms = [...pms.values()];
+  unread.huddles = [...huddles.values()];
+  return unread;
+}
+
 export function emptyUnread(): UnreadMsgs {
   return { pms: [], streams: [], huddles: [], mentions: [], count: 0, old_unreads_missing: false };
 }
@@ -84,23 +116,25 @@ export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsg
     ])
     .where('user_message.user_id', '=', userId)
     .where(sql<boolean>`(user_message.flags & ${FLAG_BITS.read}) = 0`)
-    .orderBy('message.id', 'desc')
+    // The unread index's own order: no sort step.
+    .orderBy('user_message.message_id', 'desc')
     .limit(MAX_UNREAD_MESSAGES + 1)
     .execute();
-  const unread = emptyUnread();
-  unread.old_unreads_missing = rows.length > MAX_UNREAD_MESSAGES;
+  const entries: UnreadEntry[] = [];
   for (const row of rows.slice(0, MAX_UNREAD_MESSAGES).reverse()) {
     const mentioned = (row.flags & MENTION_MASK) !== 0;
     if (row.type === RecipientType.STREAM) {
-      addUnread(unread, { id: row.id, mentioned, kind: 'stream', streamId: row.type_id, topic: row.subject });
+      entries.push({ id: row.id, mentioned, kind: 'stream', streamId: row.type_id, topic: row.subject });
     } else if (row.type === RecipientType.PERSONAL) {
       // A one-on-one message is addressed to the receiver: the other side is whoever is not me.
       const other = row.sender_id === userId ? row.type_id : row.sender_id;
-      addUnread(unread, { id: row.id, mentioned, kind: 'pm', otherUserId: other });
+      entries.push({ id: row.id, mentioned, kind: 'pm', otherUserId: other });
     } else {
-      addUnread(unread, { id: row.id, mentioned, kind: 'huddle', userIdsString: row.huddle_hash ?? '' });
+      entries.push({ id: row.id, mentioned, kind: 'huddle', userIdsString: row.huddle_hash ?? '' });
     }
   }
+  const unread = summarizeUnread(entries);
+  unread.old_unreads_missing = rows.length > MAX_UNREAD_MESSAGES;
   return normalizeUnread(unread);
 }
 
