@@ -19,6 +19,16 @@ export interface Config {
   /** Idle event queues are collected after this many seconds. */
   queueIdleSeconds: number;
   redisUrl: string | null;
+  /** The WEB_PUBLIC_STREAMS_ENABLED server setting: whether any stream may be web-public. */
+  webPublicStreamsEnabled: boolean;
+  /** Push notification bouncer base URL; null delivers push notifications to the log instead. */
+  pushBouncerUrl: string | null;
+  /** smtp(s)://user:password@host:port for outgoing mail; null writes mail to the outbox folder. */
+  smtpUrl: string | null;
+  /** Sender address of outgoing mail; defaults to noreply@ the server's host. */
+  mailFrom: string | null;
+  /** Folder that receives outgoing mail when no SMTP server is set; defaults to <data-dir>/outbox. */
+  mailOutboxDir: string | null;
 }
 
 export const defaultConfig: Config = {
@@ -33,6 +43,11 @@ export const defaultConfig: Config = {
   heartbeatMaxSeconds: 55,
   queueIdleSeconds: 600,
   redisUrl: null,
+  webPublicStreamsEnabled: false,
+  pushBouncerUrl: null,
+  smtpUrl: null,
+  mailFrom: null,
+  mailOutboxDir: null,
 };
 
 type Key = keyof Config;
@@ -45,6 +60,11 @@ const FLAGS: Record<string, Key> = {
   'external-url': 'externalUrl',
   'log-level': 'logLevel',
   'redis-url': 'redisUrl',
+  'web-public-streams-enabled': 'webPublicStreamsEnabled',
+  'push-bouncer-url': 'pushBouncerUrl',
+  'smtp-url': 'smtpUrl',
+  'mail-from': 'mailFrom',
+  'mail-outbox-dir': 'mailOutboxDir',
 };
 
 function coerce(key: Key, value: string): Config[Key] {

@@ -164,3 +164,15 @@ export class BadEventQueueIdError extends ApiError {
     super(`Bad event queue ID: ${queueId}`, { code: 'BAD_EVENT_QUEUE_ID', data: { queue_id: queueId } });
   }
 }
+
+export class InvalidPushDeviceTokenError extends ApiError {
+  constructor() {
+    super('Device not recognized', { code: 'INVALID_PUSH_DEVICE_TOKEN' });
+  }
+}
+
+export class InvalidRemotePushDeviceTokenError extends ApiError {
+  constructor() {
+    super('Device not recognized by the push bouncer', { code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN' });
+  }
+}

@@ -27,6 +27,11 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --external-url URL     public URL of the server
   --dev                  development mode: dev endpoints and a seeded demo organization
   --log-level LEVEL      (default info)
+  --web-public-streams-enabled  allow web-public streams (WEB_PUBLIC_STREAMS_ENABLED)
+  --push-bouncer-url URL push notification bouncer (default: push notifications go to the log)
+  --smtp-url URL         smtp(s)://user:password@host:port for outgoing mail
+  --mail-from ADDRESS    sender of outgoing mail (default noreply@ the server's host)
+  --mail-outbox-dir DIR  where mail goes when no SMTP server is set (default <data-dir>/outbox)
 `;
 
 const ROLE_NAMES: Record<string, number> = {
@@ -50,6 +55,8 @@ async function main() {
       host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' },
       'database-url': { type: 'string' }, 'external-url': { type: 'string' }, dev: { type: 'boolean' },
       'log-level': { type: 'string' }, 'redis-url': { type: 'string' },
+      'web-public-streams-enabled': { type: 'boolean' }, 'push-bouncer-url': { type: 'string' },
+      'smtp-url': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-outbox-dir': { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },

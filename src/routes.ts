@@ -7,10 +7,13 @@ import fetchApiKey from './endpoints/fetch-api-key.js';
 import getEvents from './endpoints/get-events.js';
 import deleteQueue from './endpoints/delete-queue.js';
 import getMessages from './endpoints/get-messages.js';
+import renderMessage from './endpoints/render-message.js';
 import updateMessageFlags from './endpoints/update-message-flags.js';
 import sendMessage from './endpoints/send-message.js';
 import getMessage from './endpoints/get-message.js';
 import deleteMessage from './endpoints/delete-message.js';
+import updateMessage from './endpoints/update-message.js';
+import getMessageHistory from './endpoints/get-message-history.js';
 import registerQueue from './endpoints/register-queue.js';
 import getOwnUser from './endpoints/get-own-user.js';
 import getStreams from './endpoints/get-streams.js';
@@ -27,31 +30,116 @@ import getUser from './endpoints/get-user.js';
 import deactivateUser from './endpoints/deactivate-user.js';
 import reactivateUser from './endpoints/reactivate-user.js';
 import setTypingStatus from './endpoints/set-typing-status.js';
+import markAllAsRead from './endpoints/mark-all-as-read.js';
+import markStreamAsRead from './endpoints/mark-stream-as-read.js';
+import markTopicAsRead from './endpoints/mark-topic-as-read.js';
+import updateMessageFlagsForNarrow from './endpoints/update-message-flags-for-narrow.js';
+import addReaction from './endpoints/add-reaction.js';
+import removeReaction from './endpoints/remove-reaction.js';
+import deleteTopic from './endpoints/delete-topic.js';
+import addLinkifier from './endpoints/add-linkifier.js';
+import updateLinkifier from './endpoints/update-linkifier.js';
+import removeLinkifier from './endpoints/remove-linkifier.js';
+import getLinkifiers from './endpoints/get-linkifiers.js';
+import reorderLinkifiers from './endpoints/reorder-linkifiers.js';
+import addPlayground from './endpoints/add-playground.js';
+import removePlayground from './endpoints/remove-playground.js';
+import updateStream from './endpoints/update-stream.js';
+import addDefaultStream from './endpoints/add-default-stream.js';
+import removeDefaultStream from './endpoints/remove-default-stream.js';
+import getUserGroups from './endpoints/get-user-groups.js';
+import addAndroidToken from './endpoints/add-android-token.js';
+import removeAndroidToken from './endpoints/remove-android-token.js';
+import addApnsToken from './endpoints/add-apns-token.js';
+import removeApnsToken from './endpoints/remove-apns-token.js';
+import testPushNotification from './endpoints/test-push-notification.js';
+import getDrafts from './endpoints/get-drafts.js';
+import createDrafts from './endpoints/create-drafts.js';
+import updateDraft from './endpoints/update-draft.js';
+import deleteDraft from './endpoints/delete-draft.js';
+import updateUserTopic from './endpoints/update-user-topic.js';
+import getAlertWords from './endpoints/get-alert-words.js';
+import addAlertWords from './endpoints/add-alert-words.js';
+import removeAlertWords from './endpoints/remove-alert-words.js';
+import muteUser from './endpoints/mute-user.js';
+import unmuteUser from './endpoints/unmute-user.js';
+import updateMutedTopics from './endpoints/update-muted-topics.js';
+import updateSubscriptionProperties from './endpoints/update-subscription-properties.js';
+import confirmEmailChange from './endpoints/confirm-email-change.js';
+import updateRealm from './endpoints/update-realm.js';
+import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-settings-defaults.js';
+import updateSettings from './endpoints/update-settings.js';
+import updateDisplaySettings from './endpoints/update-display-settings.js';
+import updateNotificationSettings from './endpoints/update-notification-settings.js';
 
 export const routes: Endpoint[] = [
+  confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
+  addDefaultStream, //       POST   /default_streams
+  removeDefaultStream, //    DELETE /default_streams
   devFetchApiKey, //         POST   /dev_fetch_api_key
   devListUsers, //           GET    /dev_list_users
+  getDrafts, //              GET    /drafts
+  createDrafts, //           POST   /drafts
+  updateDraft, //            PATCH  /drafts/{draft_id}
+  deleteDraft, //            DELETE /drafts/{draft_id}
   getEvents, //              GET    /events
   deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key
+  markAllAsRead, //          POST   /mark_all_as_read
+  markStreamAsRead, //       POST   /mark_stream_as_read
+  markTopicAsRead, //        POST   /mark_topic_as_read
   getMessages, //            GET    /messages
   sendMessage, //            POST   /messages
   updateMessageFlags, //     POST   /messages/flags
+  updateMessageFlagsForNarrow, // POST /messages/flags/narrow
+  renderMessage, //          POST   /messages/render
   getMessage, //             GET    /messages/{message_id}
+  updateMessage, //          PATCH  /messages/{message_id}
   deleteMessage, //          DELETE /messages/{message_id}
+  getMessageHistory, //      GET    /messages/{message_id}/history
+  addReaction, //            POST   /messages/{message_id}/reactions
+  removeReaction, //         DELETE /messages/{message_id}/reactions
+  testPushNotification, //   POST   /mobile_push/test_notification
+  updateRealm, //            PATCH  /realm
+  addLinkifier, //           POST   /realm/filters
+  updateLinkifier, //        PATCH  /realm/filters/{filter_id}
+  removeLinkifier, //        DELETE /realm/filters/{filter_id}
+  getLinkifiers, //          GET    /realm/linkifiers
+  reorderLinkifiers, //      PATCH  /realm/linkifiers
+  addPlayground, //          POST   /realm/playgrounds
+  removePlayground, //       DELETE /realm/playgrounds/{playground_id}
+  updateRealmUserSettingsDefaults, // PATCH /realm/user_settings_defaults
   registerQueue, //          POST   /register
   getServerSettings, //      GET    /server_settings
+  updateSettings, //         PATCH  /settings
+  updateDisplaySettings, //  PATCH  /settings/display
+  updateNotificationSettings, // PATCH /settings/notifications
   getStreams, //             GET    /streams
   getStreamById, //          GET    /streams/{stream_id}
+  updateStream, //           PATCH  /streams/{stream_id}
+  deleteTopic, //            POST   /streams/{stream_id}/delete_topic
   getSubscribers, //         GET    /streams/{stream_id}/members
   setTypingStatus, //        POST   /typing
+  getUserGroups, //          GET    /user_groups
+  updateUserTopic, //        POST   /user_topics
   getUsers, //               GET    /users
   createUser, //             POST   /users
   getOwnUser, //             GET    /users/me
   deactivateOwnUser, //      DELETE /users/me
+  getAlertWords, //          GET    /users/me/alert_words
+  addAlertWords, //          POST   /users/me/alert_words
+  removeAlertWords, //       DELETE /users/me/alert_words
+  addAndroidToken, //        POST   /users/me/android_gcm_reg_id
+  removeAndroidToken, //     DELETE /users/me/android_gcm_reg_id
+  addApnsToken, //           POST   /users/me/apns_device_token
+  removeApnsToken, //        DELETE /users/me/apns_device_token
+  muteUser, //               POST   /users/me/muted_users/{muted_user_id}
+  unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
+  updateMutedTopics, //      PATCH  /users/me/subscriptions/muted_topics
+  updateSubscriptionProperties, // POST /users/me/subscriptions/properties
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}

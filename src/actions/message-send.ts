@@ -4,7 +4,9 @@ import type { RealmRow, StreamRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
-import { renderMarkdown } from '../lib/markdown/index.js';
+import { StreamWildcardMentionNotAllowedError, TopicWildcardMentionNotAllowedError, wildcardMentionAllowed } from '../lib/edit-rules.js';
+import { type CompiledLinkifier, findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
+import { renderMarkdown, type RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
 import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
 import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
@@ -12,10 +14,12 @@ import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin, isModerator } from '../lib/roles.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
+import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
 import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
 import type { MessageInternals } from '../events/registry.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
+import { renderForSend } from './message-render.js';
 
 export interface SendMessageSpec {
   addressee: Addressee;
@@ -124,13 +128,25 @@ function recipientFlags(ctx: ActionContext, destination: Destination, rendered: 
     if (userId === ctx.actor.id && readBySender) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (rendered.streamWildcard && userId !== ctx.actor.id) bits |= FLAG_BITS.stream_wildcard_mentioned;
-    if (rendered.topicWildcard && userId !== ctx.actor.id) bits |= FLAG_BITS.topic_wildcard_mentioned;
+    if (rendered.topicWildcard && userId !== ctx.actor.id && (rendered.topicWildcardUserIds?.has(userId) ?? true)) {
+      bits |= FLAG_BITS.topic_wildcard_mentioned;
+    }
     flags.set(userId, bits);
   }
   return flags;
 }
 
 const INSERT_CHUNK = 500;
+
+/** Wildcard mentions of a large audience must pass the realm's wildcard_mention_policy. */
+function checkSendWildcards(ctx: ActionContext, destination: Destination, rendered: RenderResult): void {
+  if (!rendered.streamWildcard && !rendered.topicWildcard) return;
+  const settings = realmSettings(ctx.realm);
+  const allowed = (audience: number) =>
+    wildcardMentionAllowed(ctx.actor, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
+  if (rendered.streamWildcard && !allowed(destination.userIds.length)) throw new StreamWildcardMentionNotAllowedError();
+  if (rendered.topicWildcard && !allowed(rendered.topicWildcardUserIds?.size ?? 0)) throw new TopicWildcardMentionNotAllowedError();
+}
 
 export async function doSendMessage(
   ctx: ActionContext,
@@ -139,7 +155,9 @@ export async function doSendMessage(
   spec: Pick<SendMessageSpec, 'client' | 'readBySender' | 'localId' | 'queueId'>,
 ): Promise<{ id: number }> {
   const { tx, actor, realm } = ctx;
-  const rendered = renderMarkdown(content);
+  const linkifiers = await realmLinkifiers(tx, realm.id);
+  const rendered = await renderForSend(ctx, destination, content, { linkify: (text) => findLinkifierMatches(text, linkifiers) });
+  if (destination.stream) checkSendWildcards(ctx, destination, rendered);
   const row = {
     realm_id: realm.id,
     sender_id: actor.id,
@@ -160,6 +178,7 @@ export async function doSendMessage(
   };
   const { id } = await tx.insertInto('message').values(row).returning('id').executeTakeFirstOrThrow();
   const flags = recipientFlags(ctx, destination, rendered, spec.readBySender);
+  await applyRecipientPreferences({ db: tx, bus: ctx.services.bus, realmId: realm.id, senderId: actor.id }, flags, content);
   const rows = [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.insertInto('user_message').values(rows.slice(i, i + INSERT_CHUNK)).execute();
@@ -167,7 +186,7 @@ export async function doSendMessage(
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }
-  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec);
+  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec, linkifiers);
   return { id };
 }
 
@@ -185,8 +204,10 @@ function announce(
   parts: MessageParts,
   flags: Map<number, number>,
   spec: Pick<SendMessageSpec, 'localId' | 'queueId'>,
+  linkifiers: readonly CompiledLinkifier[],
 ) {
-  const dict = messageDict(parts, ctx.actor, { string_id: ctx.realm.string_id, settings: realmSettings(ctx.realm) }, {
+  const realmView = { string_id: ctx.realm.string_id, settings: realmSettings(ctx.realm), linkifiers };
+  const dict = messageDict(parts, ctx.actor, realmView, {
     applyMarkdown: true,
     clientGravatar: false,
   });

@@ -159,6 +159,77 @@ export interface EventQueueSnapshotTable {
   data: string;
 }
 
+/** A linkifier; a realm's linkifiers apply in ascending `order`. */
+export interface RealmFilterTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  order: number;
+}
+
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  highlighter_language: string;
+  url_template: string;
+}
+
+/** A draft kept on the server; recipient_id null for a draft not yet addressed. */
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  recipient_id: number | null;
+  topic: string;
+  content: string;
+  last_edit_time: number;
+}
+
+export interface MutedUserTable {
+  id: Generated<number>;
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
+export interface AlertWordTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  word: string;
+}
+
+/** A mobile device registered for push notifications. */
+export interface PushDeviceTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 1 APNs (iOS), 2 FCM (Android). */
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  last_updated: number;
+}
+
+/** A requested change of a user's email address, waiting for its confirmation link to be followed. */
+export interface EmailChangeRequestTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  old_email: string;
+  new_email: string;
+  confirmation_key: string;
+  date_sent: number;
+  /** 0 pending, 1 confirmed, 2 replaced by a newer request. */
+  status: Generated<number>;
+}
+
+/** The personal settings a realm's new users start with (JSON over the registry defaults). */
+export interface RealmUserDefaultTable {
+  realm_id: number;
+  settings: string;
+}
+
 export interface Database {
   realm: RealmTable;
   user_profile: UserProfileTable;
@@ -174,6 +245,14 @@ export interface Database {
   user_group_member: UserGroupMemberTable;
   user_topic: UserTopicTable;
   event_queue_snapshot: EventQueueSnapshotTable;
+  realm_filter: RealmFilterTable;
+  realm_playground: RealmPlaygroundTable;
+  draft: DraftTable;
+  muted_user: MutedUserTable;
+  alert_word: AlertWordTable;
+  push_device_token: PushDeviceTokenTable;
+  email_change_request: EmailChangeRequestTable;
+  realm_user_default: RealmUserDefaultTable;
 }
 
 export type Db = Kysely<Database>;

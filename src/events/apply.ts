@@ -1,7 +1,13 @@
 // Folds events into a POST /register state, so that an earlier state plus the events
 // published since equals a fresh fetch. Only the keys present in the state are touched.
 import { isAdmin, isGuest, isModerator, isOwner } from '../lib/roles.js';
+import { applyPersonalEvent, applySubscriptionUpdate } from './apply-personal.js';
+import { applyDefaultStreams, applyStreamUpdate } from './apply-streams.js';
+import { applyUpdateMessage } from './apply-update-message.js';
+import { applyRealmEvent } from './apply-realm.js';
+import { applyOwnIdentity, applySettingsEvent } from './apply-settings.js';
 import type { InitialState } from './initial-state.js';
+import { applyLinkifierEvent } from './state/linkifiers.js';
 import {
   addUnread,
   normalizeUnread,
@@ -36,14 +42,34 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
       return applyMessage(state, event, options);
     case 'delete_message':
       return applyDeleteMessage(state, event);
+    case 'update_message':
+      return applyUpdateMessage(state, event);
     case 'update_message_flags':
       return applyFlags(state, event, options);
     case 'subscription':
       return applySubscription(state, event, options);
     case 'realm_user':
-      return applyRealmUser(state, event, options);
+      return applyRealmUser(state, applyOwnIdentity(state, event, options.userId), options);
+    case 'realm':
+      return applyRealmEvent(state, event, options.role);
+    case 'user_settings':
+    case 'update_display_settings':
+    case 'update_global_notifications':
+    case 'realm_user_settings_defaults':
+      return applySettingsEvent(state, event);
     case 'stream':
-      return applyStream(state, event, options);
+      return event.op === 'update' ? applyStreamUpdate(state, event) : applyStream(state, event, options);
+    case 'default_streams':
+      return applyDefaultStreams(state, event);
+    case 'realm_linkifiers':
+    case 'realm_playgrounds':
+      return applyLinkifierEvent(state, event);
+    case 'drafts':
+    case 'muted_users':
+    case 'alert_words':
+    case 'user_topic':
+    case 'muted_topics':
+      return applyPersonalEvent(state, event);
     default:
       return;
   }
@@ -188,6 +214,8 @@ function applySubscription(state: InitialState, event: Dict, options: ApplyOptio
       unsubscribed?.sort(byName);
       return;
     }
+    case 'update':
+      return applySubscriptionUpdate(state, event);
     case 'peer_add':
     case 'peer_remove': {
       const streamIds = new Set<number>(event.stream_ids);

@@ -1,10 +1,14 @@
 // The state POST /register returns: one read per requested area, keyed by the event type
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { maxMessageIdForUser } from '../queries/users.js';
 import { recentPrivateConversationsState, starredState, unreadState } from './state/messages.js';
+import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
+import { personalState } from './state/personal.js';
 import { realmState } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
+import { defaultStreamsState } from './state/default-streams.js';
 import { streamState, subscriptionState } from './state/streams.js';
 import { realmUserState } from './state/users.js';
 import type { ClientCapabilities } from './types.js';
@@ -18,6 +22,8 @@ export interface StateOptions {
   /** When the serving process started (server_generation). */
   serverGeneration: number;
   development: boolean;
+  /** The server's WEB_PUBLIC_STREAMS_ENABLED setting (off when absent). */
+  webPublicStreamsEnabled?: boolean;
 }
 
 export type InitialState = Record<string, unknown>;
@@ -37,6 +43,7 @@ export async function fetchInitialState(
   if (want('realm_user')) Object.assign(state, await realmUserState(db, user, realm, options.now, options.clientGravatar));
   if (want('subscription')) Object.assign(state, await subscriptionState(db, user, options.includeSubscribers));
   if (want('stream')) Object.assign(state, await streamState(db, user));
+  if (want('default_streams')) Object.assign(state, await defaultStreamsState(db, user));
   if (want('message')) state.max_message_id = await maxMessageIdForUser(db, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadState(db, user.id);
   if (want('starred_messages')) state.starred_messages = await starredState(db, user.id);
@@ -46,39 +53,15 @@ export async function fetchInitialState(
   if (!options.capabilities.user_settings_object) {
     Object.assign(state, legacySettingsState(user, want('update_display_settings'), want('update_global_notifications')));
   }
-  if (want('realm_user_settings_defaults')) state.realm_user_settings_defaults = realmUserSettingsDefaultsState();
+  if (want('realm_user_settings_defaults')) {
+    state.realm_user_settings_defaults = realmUserSettingsDefaultsState(await realmUserDefaultsText(db, realm.id));
+  }
 
   // Areas whose stores do not exist yet start empty, so clients find the keys they expect.
-  if (want('drafts')) state.drafts = [];
-  if (want('realm_linkifiers')) state.realm_linkifiers = [];
+  if (want('realm_linkifiers')) state.realm_linkifiers = await realmLinkifiersState(db, realm.id, options.capabilities);
   if (want('realm_filters')) state.realm_filters = [];
-  if (want('realm_playgrounds')) state.realm_playgrounds = [];
-  if (want('muted_users')) state.muted_users = [];
+  if (want('realm_playgrounds')) state.realm_playgrounds = await realmPlaygroundsState(db, realm.id);
 
-  if (want('user_topic')) state.user_topics = await userTopicsState(db, user.id);
-  // The legacy list serves only clients that do not follow user_topic.
-  if (want('muted_topics') && !want('user_topic')) state.muted_topics = await mutedTopicsState(db, user.id);
+  Object.assign(state, await personalState(db, user, want));
   return state;
-}
-
-async function userTopicsState(db: DbOrTx, userId: number) {
-  return db
-    .selectFrom('user_topic')
-    .select(['stream_id', 'topic_name', 'last_updated', 'visibility_policy'])
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
-}
-
-/** [stream name, topic, last updated] for each muted topic. */
-async function mutedTopicsState(db: DbOrTx, userId: number): Promise<Array<[string, string, number]>> {
-  const rows = await db
-    .selectFrom('user_topic')
-    .innerJoin('stream', 'stream.id', 'user_topic.stream_id')
-    .select(['stream.name', 'user_topic.topic_name', 'user_topic.last_updated'])
-    .where('user_topic.user_id', '=', userId)
-    .where('user_topic.visibility_policy', '=', 1)
-    .orderBy('user_topic.id')
-    .execute();
-  return rows.map((row) => [row.name, row.topic_name, row.last_updated]);
 }

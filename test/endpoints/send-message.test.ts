@@ -147,6 +147,54 @@ for (const dialect of testDialects()) {
       await ctx.services.db.updateTable('user_profile').set({ is_active: 1 }).where('id', '=', milo.id).execute();
     });
 
+    it('applies wildcard_mention_policy to wildcard mentions of a large stream or topic', async () => {
+      // More than 15 subscribers: everyone in a fresh stream, plus a dozen new accounts.
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const user = expectSuccess(
+          await ctx.as('olivia').post('/users', { email: `sendcrowd${i}@confab.test`, password: 'long enough password', full_name: `Send Crowd ${i}` }),
+        );
+        ids.push(user.user_id);
+      }
+      const everyone = [...Object.values(ctx.seed.users).map((u) => u.id), ...ids];
+      expectSuccess(await ctx.as('olivia').post('/users/me/subscriptions', { subscriptions: [{ name: 'send crowd' }], principals: everyone }));
+      const post = (who: 'mark' | 'adam', topic: string, content: string) =>
+        ctx.as(who).post('/messages', { type: 'stream', to: 'send crowd', topic, content });
+      // The era's default policy (5) keeps large-audience wildcards for administrators.
+      expectError(
+        await post('mark', 'hello', '@**all** hello'),
+        'You do not have permission to use channel wildcard mentions in this channel.',
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+      );
+      expectSuccess(await post('adam', 'hello', '@**all** hello'));
+      // A topic with few participants may be mentioned by anyone; a busy one may not.
+      expectSuccess(await post('mark', 'busy', '@**topic** hello'));
+      for (const name of ['mona', 'milo', 'maya', 'gus', 'adam', 'olivia'] as const) {
+        expectSuccess(await ctx.as(name).post('/messages', { type: 'stream', to: 'send crowd', topic: 'busy', content: 'here' }));
+      }
+      for (const i of ids) {
+        await ctx.services.db.insertInto('message').values({
+          realm_id: ctx.seed.realm.id, sender_id: i, recipient_id: (await ctx.services.db.selectFrom('stream').select('recipient_id').where('name', '=', 'send crowd').executeTakeFirstOrThrow()).recipient_id!,
+          subject: 'busy', content: 'me too', rendered_content: '<p>me too</p>', rendered_content_version: 1, date_sent: Math.floor(ctx.clock.now()),
+          sending_client: 'test', last_edit_time: null, last_moved_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0,
+        }).execute();
+      }
+      expectError(
+        await post('mark', 'busy', '@**topic** hello again'),
+        'You do not have permission to use topic wildcard mentions in this topic.',
+        'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+      );
+      const unchanged = await ctx.services.db.selectFrom('message').select('id').where('content', '=', '@**topic** hello again').execute();
+      assert.equal(unchanged.length, 0);
+      await ctx.services.db.updateTable('realm').set({ settings: JSON.stringify({ wildcard_mention_policy: 1 }) }).execute();
+      try {
+        expectSuccess(await post('mark', 'busy', '@**topic** hello again'));
+        expectSuccess(await post('mark', 'hello', '@**all** hello'));
+      } finally {
+        await ctx.services.db.updateTable('realm').set({ settings: '{}' }).execute();
+      }
+    });
+
     it('applies the stream posting policy', async () => {
       const { design } = ctx.seed.streams;
       await ctx.services.db.updateTable('stream').set({ stream_post_policy: 2 }).where('id', '=', design.id).execute();

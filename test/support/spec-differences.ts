@@ -172,9 +172,9 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
     },
   },
   {
-    why: 'Reactions (in messages and reaction events) still carry the deprecated user object SPEC.md lists; the reference removed it at feature level 328.',
+    why: 'Reactions in messages still carry the deprecated user object SPEC.md lists; the reference removed it at feature level 328. (Reaction events keep the reference\'s own user object, {user_id, email, full_name}.)',
     apply: (doc) =>
-      ['EmojiReaction', 'EmojiReactionEvent'].filter((name) => {
+      ['EmojiReaction'].filter((name) => {
         const part = (doc.components.schemas[name].allOf as SchemaNode[]).find((p) => p.properties?.user_id);
         if (!part) return false;
         part.properties.user = {
@@ -219,6 +219,46 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
     why: 'CANNOT_DEACTIVATE_LAST_USER (is_last_owner, entity) also answers admin deactivation, not only DELETE /users/me.',
     apply: (doc) =>
       addSharedError(doc, 'CannotDeactivateLastUserError', { is_last_owner: { type: 'boolean' }, entity: string() }),
+  },
+  {
+    why: 'A stream update event for message_retention_days set back to the realm default carries value null, as the reference server sends; its document omits null.',
+    apply: (doc) =>
+      forEachObjectSchema(doc, (schema) => {
+        const { property, value, rendered_description } = schema.properties;
+        if (!property || !value?.oneOf || !rendered_description) return false;
+        value.nullable = true;
+        return true;
+      }),
+  },
+  {
+    why: 'Edit-history elements may carry prev_rendered_content_version (SPEC.md "Edit-history element"); the reference dropped it from clients at feature level 284.',
+    apply: (doc) =>
+      forEachObjectSchema(doc, (schema) => {
+        const { prev_rendered_content, prev_stream, prev_rendered_content_version } = schema.properties;
+        if (!prev_rendered_content || !prev_stream || prev_rendered_content_version) return false;
+        schema.properties.prev_rendered_content_version = integer();
+        return true;
+      }),
+  },
+  {
+    why: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED carries first_message_id_allowed_to_move, total_messages_in_topic and total_messages_allowed_to_move (SPEC.md Errors); the reference document shows them only in an example.',
+    apply: (doc) =>
+      addSharedError(doc, 'MoveMessagesTimeLimitError', {
+        first_message_id_allowed_to_move: { type: 'integer', nullable: true },
+        total_messages_in_topic: integer(),
+        total_messages_allowed_to_move: integer(),
+      }),
+  },
+  {
+    why: 'A subscription update event for a notification override set back to "inherit" carries value null (SPEC.md: null means the user-level default); the reference document omits null.',
+    apply: (doc) =>
+      forEachObjectSchema(doc, (schema) => {
+        const { type, op, property, value, stream_id, rendered_description } = schema.properties;
+        const isSubscription = JSON.stringify(type ?? {}).includes('"subscription"');
+        if (!isSubscription || !op?.enum?.includes('update') || !property || !stream_id || !value?.oneOf || rendered_description) return false;
+        value.nullable = true;
+        return true;
+      }),
   },
 ];
 

@@ -4,10 +4,26 @@ import * as createCore from './2026_11_22_000000_create_core.js';
 import * as createUserTopic from './2026_11_22_010000_create_user_topic.js';
 import * as indexPrivateMessages from './2026_11_22_010100_index_private_messages.js';
 import * as createEventQueueSnapshot from './2026_11_22_020000_create_event_queue_snapshot.js';
+import * as createRealmFilter from './2026_11_22_030000_create_realm_filter.js';
+import * as createRealmPlayground from './2026_11_22_030100_create_realm_playground.js';
+import * as createDraft from './2026_11_22_040000_create_draft.js';
+import * as createMutedUser from './2026_11_22_040100_create_muted_user.js';
+import * as createAlertWord from './2026_11_22_040200_create_alert_word.js';
+import * as createPushDeviceToken from './2026_11_22_050000_create_push_device_token.js';
+import * as createEmailChangeAndUserDefaults from './2026_11_22_060000_create_email_change_and_user_defaults.js';
+import * as coverUnreadIndex from './2026_11_22_070000_cover_unread_index.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
   '2026_11_22_010000_create_user_topic': createUserTopic,
   '2026_11_22_010100_index_private_messages': indexPrivateMessages,
   '2026_11_22_020000_create_event_queue_snapshot': createEventQueueSnapshot,
+  '2026_11_22_030000_create_realm_filter': createRealmFilter,
+  '2026_11_22_030100_create_realm_playground': createRealmPlayground,
+  '2026_11_22_040000_create_draft': createDraft,
+  '2026_11_22_040100_create_muted_user': createMutedUser,
+  '2026_11_22_040200_create_alert_word': createAlertWord,
+  '2026_11_22_050000_create_push_device_token': createPushDeviceToken,
+  '2026_11_22_060000_create_email_change_and_user_defaults': createEmailChangeAndUserDefaults,
+  '2026_11_22_070000_cover_unread_index': coverUnreadIndex,
 };
