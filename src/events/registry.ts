@@ -191,9 +191,11 @@ export class QueueRegistry implements EventQueues {
   private deliver(batch: Delivery[]): void {
     if (this.closing) return;
     for (const { event, users } of batch) {
+      // Most queues want the same shape of an event; each shape is built once per delivery.
+      const shapes = new Map<string, ApiEvent[]>();
       for (const userId of users) {
         for (const entry of this.byUser.get(userId) ?? []) {
-          for (const shaped of shapeFor(entry, event as ApiEvent)) entry.queue.push(shaped);
+          for (const shaped of shapeFor(entry, event as ApiEvent, shapes)) entry.queue.push(shaped);
         }
       }
     }
@@ -216,39 +218,61 @@ function messageFacts(message: Record<string, unknown>, internal: MessageInterna
   };
 }
 
-function shapeMessage(entry: Entry, event: ApiEvent): ApiEvent[] {
+function shapeMessage(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEvent[]>): ApiEvent[] {
   const { internal, sender_queue_id: senderQueueId, local_message_id: localId, ...rest } = event;
   const facts = internal as MessageInternals | undefined;
-  const message = { ...(event.message as Record<string, unknown>) };
-  if (facts && entry.matches && !entry.matches(messageFacts(message, facts))) return [];
+  const original = event.message as Record<string, unknown>;
+  if (facts && entry.matches && !entry.matches(messageFacts(original, facts))) return [];
   const { spec } = entry.queue;
-  if (facts && !spec.applyMarkdown) {
-    message.content = facts.raw_content;
+  const raw = Boolean(facts && !spec.applyMarkdown);
+  const noAvatar = Boolean(
+    facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && canSeeDeliveryEmail(entry.viewer, facts.sender as UserRow),
+  );
+  const echo = senderQueueId !== undefined && senderQueueId === entry.queue.id && localId !== undefined;
+  const key = `message/${raw}/${noAvatar}/${echo}`;
+  const known = shapes.get(key);
+  if (known) return known;
+  const message = { ...original };
+  if (raw) {
+    message.content = facts!.raw_content;
     message.content_type = 'text/x-markdown';
   }
-  if (facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && canSeeDeliveryEmail(entry.viewer, facts.sender as UserRow)) {
-    message.avatar_url = null;
-  }
+  if (noAvatar) message.avatar_url = null;
   const shaped: ApiEvent = { ...rest, message };
-  if (senderQueueId !== undefined && senderQueueId === entry.queue.id && localId !== undefined) shaped.local_message_id = localId;
+  if (echo) shaped.local_message_id = localId;
+  shapes.set(key, [shaped]);
   return [shaped];
 }
 
 /** The event as this queue's client should see it: none, one, or (old deletion form) several. */
-function shapeFor(entry: Entry, event: ApiEvent): ApiEvent[] {
+function shapeFor(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEvent[]>): ApiEvent[] {
   const { spec } = entry.queue;
   if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
   switch (event.type) {
     case 'message':
-      return shapeMessage(entry, event);
+      return shapeMessage(entry, event, shapes);
     case 'delete_message': {
       if (spec.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
+      const known = shapes.get('delete_message/single');
+      if (known) return known;
       const { message_ids: ids, ...rest } = event;
-      return (ids as number[]).map((id) => ({ ...rest, message_id: id }));
+      const split = (ids as number[]).map((id) => ({ ...rest, message_id: id }));
+      shapes.set('delete_message/single', split);
+      return split;
     }
+    case 'realm_linkifiers':
+      // Documented for template-aware clients only; the others' register state holds none.
+      return spec.capabilities.linkifier_url_template ? [event] : [];
+    case 'muted_topics':
+      // The legacy form goes only to clients that did not ask for its successor.
+      return spec.eventTypes?.includes('user_topic') ? [] : [event];
     case 'typing':
       if (event.message_type === 'stream' && !spec.capabilities.stream_typing_notifications) return [];
       return [event];
+    case 'update_display_settings':
+    case 'update_global_notifications':
+      // The legacy forms of user_settings events, for clients that do not read user_settings.
+      return spec.capabilities.user_settings_object ? [] : [event];
     default:
       return [event];
   }

@@ -53,6 +53,29 @@ for (const dialect of testDialects()) {
       assert.equal(ctx.services.queues.waitingPolls(), 0);
     });
 
+    it('leaves the legacy muted_topics event out for clients that take user_topic', async () => {
+      const { mark } = ctx.seed.users;
+      const legacy = await create(mark, { eventTypes: ['muted_topics'] });
+      const modern = await create(mark, { eventTypes: ['muted_topics', 'user_topic'] });
+      expectSuccess(
+        await ctx.as('mark').post('/user_topics', { stream_id: ctx.seed.streams.general.id, topic: 'quiet', visibility_policy: 1 }),
+      );
+      const types = async (queueId: string) => expectSuccess(await poll('mark', queueId)).events.map((e: { type: string }) => e.type);
+      assert.deepEqual(await types(legacy.id), ['muted_topics']);
+      assert.deepEqual(await types(modern.id), ['user_topic']);
+    });
+
+    it('sends realm_linkifiers events only to clients that declared linkifier_url_template', async () => {
+      const { olivia } = ctx.seed.users;
+      const capabilities = (linkifier_url_template: boolean) => ({ ...queueSpec(olivia).capabilities, linkifier_url_template });
+      const old = await create(olivia, { capabilities: capabilities(false) });
+      const current = await create(olivia, { capabilities: capabilities(true) });
+      expectSuccess(await ctx.as('olivia').post('/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.test/{id}' }));
+      const types = async (queueId: string) => expectSuccess(await poll('olivia', queueId)).events.map((e: { type: string }) => e.type);
+      assert.deepEqual(await types(old.id), []);
+      assert.deepEqual(await types(current.id), ['realm_linkifiers']);
+    });
+
     it('answers a quiet poll with a heartbeat', async () => {
       const queue = await create(ctx.seed.users.mona);
       const body = expectSuccess(await poll('mona', queue.id, { dont_block: false }));
