@@ -1,22 +1,10 @@
 // An earlier POST /register state plus the events an action published equals a fresh fetch.
-import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
-import { applyEvents } from '../../src/events/apply.js';
-import { fetchInitialState, type InitialState } from '../../src/events/initial-state.js';
-import { getUserById } from '../../src/queries/users.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
-
-const CAPABILITIES = {
-  notification_settings_null: true,
-  bulk_message_deletion: true,
-  user_avatar_url_field_optional: false,
-  stream_typing_notifications: false,
-  user_settings_object: true,
-  linkifier_url_template: false,
-};
+import { verifyFolding } from '../support/register-state.js';
 
 for (const dialect of testDialects()) {
   describe(`applyEvents [${dialect}]`, () => {
@@ -24,34 +12,8 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    async function fetchState(name: DevUserName): Promise<InitialState> {
-      const user = (await getUserById(ctx.store.db, ctx.seed.realm.id, ctx.seed.users[name].id))!;
-      return fetchInitialState(ctx.store.db, user, ctx.seed.realm, null, {
-        now: Math.floor(ctx.clock.now()),
-        clientGravatar: false,
-        includeSubscribers: true,
-        capabilities: CAPABILITIES,
-        serverGeneration: 1,
-        development: true,
-      });
-    }
-
-    /** Runs the action; for each watcher (those in `changing` must see a change), checks that the old state plus its events equals a fresh one. */
-    async function verify(watchers: DevUserName[], action: () => Promise<void>, changing: DevUserName[] = watchers) {
-      const before = new Map<DevUserName, InitialState>();
-      for (const name of watchers) before.set(name, await fetchState(name));
-      ctx.clearEvents();
-      await action();
-      for (const name of watchers) {
-        const user = ctx.seed.users[name];
-        const old = before.get(name)!;
-        const unchanged = structuredClone(old);
-        const events = ctx.events.filter((d) => d.users.includes(user.id)).map((d) => structuredClone(d.event));
-        applyEvents(old, events, { userId: user.id, role: user.role, includeSubscribers: true });
-        assert.deepEqual(old, await fetchState(name), `state of ${name}`);
-        if (changing.includes(name)) assert.notDeepEqual(old, unchanged, `nothing changed for ${name}`);
-      }
-    }
+    const verify = (watchers: DevUserName[], action: () => Promise<void>, changing: DevUserName[] = watchers) =>
+      verifyFolding(ctx, { watchers, action, changing });
 
     it('folds a stream message', async () => {
       await verify(['mark', 'olivia'], async () => {
