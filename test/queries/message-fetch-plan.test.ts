@@ -91,7 +91,8 @@ describe('message fetch query plans [sqlite]', () => {
     await unreadState(spy, ctx.seed.users.mark.id);
     const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${seen[0]!.sql}`, [...seen[0]!.parameters]));
     const plan = rows.map((r) => r.detail).join(' | ');
-    assert.match(plan, /SEARCH user_message USING COVERING INDEX user_message_unread/);
+    assert.match(plan, /SEARCH um USING COVERING INDEX user_message_unread/);
+    assert.match(plan, /SEARCH m USING COVERING INDEX message_unread_summary/);
     assert.doesNotMatch(plan, /TEMP B-TREE|AUTOMATIC/, plan);
   });
 });

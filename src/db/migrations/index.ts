@@ -12,6 +12,7 @@ import * as createAlertWord from './2026_11_22_040200_create_alert_word.js';
 import * as createPushDeviceToken from './2026_11_22_050000_create_push_device_token.js';
 import * as createEmailChangeAndUserDefaults from './2026_11_22_060000_create_email_change_and_user_defaults.js';
 import * as coverUnreadIndex from './2026_11_22_070000_cover_unread_index.js';
+import * as indexMessageSummary from './2026_11_22_070100_index_message_summary.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_050000_create_push_device_token': createPushDeviceToken,
   '2026_11_22_060000_create_email_change_and_user_defaults': createEmailChangeAndUserDefaults,
   '2026_11_22_070000_cover_unread_index': coverUnreadIndex,
+  '2026_11_22_070100_index_message_summary': indexMessageSummary,
 };
