@@ -1,7 +1,15 @@
 // TeX through KaTeX, with untrusted commands off and macro expansion bounded. Results are cached
 // because the same formulas recur and KaTeX dominates the cost of a message that has one.
-import katex from 'katex';
+import { createRequire } from 'node:module';
+import type KaTeX from 'katex';
 import { escapeText } from './escape.js';
+
+// KaTeX is about 10 MB in memory; most servers render math rarely, so it loads on first use.
+let katex: typeof KaTeX | undefined;
+function loadKatex(): typeof KaTeX {
+  katex ??= createRequire(import.meta.url)('katex') as typeof KaTeX;
+  return katex;
+}
 
 const CACHE_SIZE = 500;
 /** Long formulas are rare and would make the cache large: render them every time. */
@@ -10,7 +18,7 @@ const cache = new Map<string, string>();
 
 function renderTex(tex: string, displayMode: boolean): string {
   try {
-    return katex.renderToString(tex, { displayMode, throwOnError: true, trust: false, maxExpand: 100, maxSize: 50, strict: 'ignore' });
+    return loadKatex().renderToString(tex, { displayMode, throwOnError: true, trust: false, maxExpand: 100, maxSize: 50, strict: 'ignore' });
   } catch {
     return '';
   }
