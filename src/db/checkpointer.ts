@@ -3,6 +3,7 @@
 // on the event loop; a message to a large stream writes a page per recipient, so that would
 // land on most sends. Here the request threads never checkpoint, except as a backstop when the
 // log grows far beyond the usual size.
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -44,33 +45,70 @@ parentPort.on('message', (message) => {
 `;
 
 export class Checkpointer {
-  private readonly worker: Worker;
+  private worker: Worker | null = null;
+  private readonly watch: NodeJS.Timeout;
 
-  constructor(path: string, options: CheckpointerOptions = {}) {
+  constructor(
+    private readonly path: string,
+    private readonly options: CheckpointerOptions = {},
+  ) {
+    // A thread costs about 15 MB, so it starts only once the log first grows large.
+    this.watch = setInterval(() => {
+      if (walBytes(path) >= this.minBytes) this.start();
+    }, this.intervalMs);
+    this.watch.unref();
+  }
+
+  private get minBytes(): number {
+    return this.options.minBytes ?? 4 * 1024 * 1024;
+  }
+
+  private get intervalMs(): number {
+    return this.options.intervalMs ?? 250;
+  }
+
+  private start(): void {
+    clearInterval(this.watch);
+    if (this.worker) return;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path, driver, minBytes: options.minBytes ?? 4 * 1024 * 1024, intervalMs: options.intervalMs ?? 250 },
+      workerData: { path: this.path, driver, minBytes: this.minBytes, intervalMs: this.intervalMs },
     });
     // The worker holds no requests; it must not keep the process alive.
     this.worker.unref();
   }
 
+  /** Whether the checkpoint thread has started. */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   /** How many checkpoints the worker has run (for tests). */
-  count(): Promise<number> {
-    return this.ask('count') as Promise<number>;
+  async count(): Promise<number> {
+    return this.worker ? ((await this.ask(this.worker, 'count')) as number) : 0;
   }
 
   async close(): Promise<void> {
-    await this.ask('close');
+    clearInterval(this.watch);
+    if (!this.worker) return;
+    await this.ask(this.worker, 'close');
     await this.worker.terminate();
   }
 
-  private ask(message: string): Promise<unknown> {
+  private ask(worker: Worker, message: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.worker.once('message', resolve);
-      this.worker.once('error', reject);
-      this.worker.postMessage(message);
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage(message);
     });
+  }
+}
+
+function walBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
   }
 }

@@ -32,6 +32,7 @@ describe('background checkpoints (SQLite)', () => {
         count = await checkpointer.count();
       }
       assert.ok(count > before, 'the worker checkpointed the grown log');
+      assert.equal(checkpointer.running, true);
       const rows = await store.db.selectFrom('realm').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       assert.equal(Number(rows.n), 2000);
     } finally {
@@ -46,6 +47,8 @@ describe('background checkpoints (SQLite)', () => {
     try {
       await migrateToLatest(store.db);
       await new Promise((resolve) => setTimeout(resolve, 100));
+      // No thread is started for a log that never grew large.
+      assert.equal(store.checkpointer!.running, false);
       assert.equal(await store.checkpointer!.count(), 0);
     } finally {
       await store.close();
