@@ -2,7 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type Pg from 'pg';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
@@ -24,8 +25,16 @@ export interface Store {
   checkpointer?: Checkpointer | null;
 }
 
-// int8 (COUNT(*), bigint timestamps) as JS numbers: every value we keep fits in 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+let pgModule: typeof Pg | undefined;
+/** The PostgreSQL driver, loaded only by servers that use it (a few MB the embedded store need not carry). */
+function loadPg(): typeof Pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof Pg;
+    // int8 (COUNT(*), bigint timestamps) as JS numbers: every value we keep fits in 2^53.
+    pgModule.types.setTypeParser(20, (v) => Number(v));
+  }
+  return pgModule;
+}
 
 export interface StoreOptions {
   /** postgres://...; absent means the embedded SQLite store. */
@@ -41,7 +50,7 @@ export interface StoreOptions {
 
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import { type Config, externalUrl } from '../../config.js';
 import type { Services } from '../../services.js';
 
@@ -30,11 +31,13 @@ export function senderAddress(config: Config): string {
 }
 
 export class SmtpTransport implements MailTransport {
-  private readonly transporter: nodemailer.Transporter;
+  private readonly transporter: Nodemailer.Transporter;
   constructor(
     url: string,
     private readonly from: string,
   ) {
+    // Loaded only by servers that send mail over SMTP: it is a few MB in memory.
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
     this.transporter = nodemailer.createTransport(url);
   }
 
