@@ -22,6 +22,8 @@ import { FLAG_BITS } from '../src/lib/message-flags.js';
 import { openServices } from '../src/server.js';
 import type { Services } from '../src/services.js';
 import { ColumnBuffer } from './lib/bulk.js';
+import { MESSAGE_COLUMNS, USER_MESSAGE_COLUMNS } from './lib/messages.js';
+import { latencySummary, ms, startProbes } from './lib/probes.js';
 import { agent, basicAuth, call, percentile } from './lib/http-client.js';
 import { positiveInt } from './lib/store-options.js';
 
@@ -41,17 +43,6 @@ const probeSeconds = positiveInt('probe-seconds', values['probe-seconds'], 5);
 if (values.budget !== undefined) setBulkLimits({ timeBudgetSeconds: Number(values.budget) });
 if (values.batch !== undefined) setBulkLimits({ readBatchSize: positiveInt('batch', values.batch, 1000) });
 const log = (line: string) => console.error(line);
-
-const MESSAGE_COLUMNS = [
-  { name: 'id', pgType: 'int4' }, { name: 'realm_id', pgType: 'int4' }, { name: 'sender_id', pgType: 'int4' },
-  { name: 'recipient_id', pgType: 'int4' }, { name: 'subject', pgType: 'text' }, { name: 'content', pgType: 'text' },
-  { name: 'rendered_content', pgType: 'text' }, { name: 'rendered_content_version', pgType: 'int4' },
-  { name: 'date_sent', pgType: 'int8' }, { name: 'sending_client', pgType: 'text' }, { name: 'has_link', pgType: 'int4' },
-  { name: 'has_image', pgType: 'int4' }, { name: 'has_attachment', pgType: 'int4' }, { name: 'is_me_message', pgType: 'int4' },
-] as const;
-const USER_MESSAGE_COLUMNS = [
-  { name: 'user_id', pgType: 'int4' }, { name: 'message_id', pgType: 'int4' }, { name: 'flags', pgType: 'int4' },
-] as const;
 
 /** An organization with a writer and a reader in one stream, and the reader's unread backlog. */
 async function buildData(services: Services) {
@@ -97,30 +88,8 @@ async function unreadCount(services: Services, userId: number): Promise<number> 
   return Number(row.n);
 }
 
-/** `probes` clients each calling GET /users/me back to back until stopped; every latency in ms. */
-function probeLoop(port: number, auth: string) {
-  const latencies: number[] = [];
-  let running = true;
-  const loops = Array.from({ length: probes }, async () => {
-    while (running) {
-      const started = performance.now();
-      const answer = await call(port, 'GET', '/users/me', auth);
-      if (answer.status !== 200) throw new Error(`GET /users/me answered ${answer.status}`);
-      latencies.push(performance.now() - started);
-    }
-  });
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      return latencies.sort((a, b) => a - b);
-    },
-  };
-}
-
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const summary = (sorted: number[]) =>
-  `${sorted.length} requests, p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)}`;
+/** `probes` clients each calling GET /users/me back to back until stopped. */
+const probeLoop = (port: number, auth: string) => startProbes(probes, () => call(port, 'GET', '/users/me', auth));
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'confab-mark-read-'));
@@ -160,8 +129,8 @@ async function main() {
     console.log(`mark_all_as_read over ${messageCount.toLocaleString()} unread messages (SQLite, ${probes} probe clients)`);
     console.log(`  total: ${ms(total)} in ${calls} call(s); unread left: ${remaining}`);
     console.log(`  batches: ${batches.length}, longest ${ms(sortedBatches.at(-1) ?? NaN)}, median ${ms(percentile(sortedBatches, 50))}`);
-    console.log(`  GET /users/me unloaded:  ${summary(unloaded)}`);
-    console.log(`  GET /users/me meanwhile: ${summary(meanwhile)}`);
+    console.log(`  GET /users/me unloaded:  ${latencySummary(unloaded)}`);
+    console.log(`  GET /users/me meanwhile: ${latencySummary(meanwhile)}`);
     await app.close();
   } finally {
     agent.destroy();

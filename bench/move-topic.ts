@@ -25,7 +25,9 @@ import { FLAG_BITS } from '../src/lib/message-flags.js';
 import { openServices } from '../src/server.js';
 import type { Services } from '../src/services.js';
 import { ColumnBuffer } from './lib/bulk.js';
-import { agent, basicAuth, call, percentile } from './lib/http-client.js';
+import { MESSAGE_COLUMNS, USER_MESSAGE_COLUMNS } from './lib/messages.js';
+import { latencySummary, ms, startProbes } from './lib/probes.js';
+import { agent, basicAuth, call } from './lib/http-client.js';
 import { positiveInt } from './lib/store-options.js';
 
 const { values } = parseArgs({
@@ -50,16 +52,6 @@ const probes = positiveInt('probes', values.probes, 4);
 const probeSeconds = positiveInt('probe-seconds', values['probe-seconds'], 5);
 const log = (line: string) => console.error(line);
 
-const MESSAGE_COLUMNS = [
-  { name: 'id', pgType: 'int4' }, { name: 'realm_id', pgType: 'int4' }, { name: 'sender_id', pgType: 'int4' },
-  { name: 'recipient_id', pgType: 'int4' }, { name: 'subject', pgType: 'text' }, { name: 'content', pgType: 'text' },
-  { name: 'rendered_content', pgType: 'text' }, { name: 'rendered_content_version', pgType: 'int4' },
-  { name: 'date_sent', pgType: 'int8' }, { name: 'sending_client', pgType: 'text' }, { name: 'has_link', pgType: 'int4' },
-  { name: 'has_image', pgType: 'int4' }, { name: 'has_attachment', pgType: 'int4' }, { name: 'is_me_message', pgType: 'int4' },
-] as const;
-const USER_MESSAGE_COLUMNS = [
-  { name: 'user_id', pgType: 'int4' }, { name: 'message_id', pgType: 'int4' }, { name: 'flags', pgType: 'int4' },
-] as const;
 
 const TOPIC = 'the big topic';
 
@@ -136,35 +128,15 @@ function timeTransactions(services: Services): number[] {
   return durations;
 }
 
-/** `probes` clients alternating GET /users/me and a 20-message topic fetch until stopped; latencies in ms. */
+/** `probes` clients alternating GET /users/me and a 20-message topic fetch until stopped. */
 function probeLoop(port: number, auth: string, sourceId: number) {
-  const latencies: number[] = [];
-  let running = true;
   const narrow = JSON.stringify([{ operator: 'stream', operand: sourceId }, { operator: 'topic', operand: 'chatter 3' }]);
-  const loops = Array.from({ length: probes }, async (_, n) => {
-    let i = n;
-    while (running) {
-      const started = performance.now();
-      const answer =
-        i++ % 2 === 0
-          ? await call(port, 'GET', '/users/me', auth)
-          : await call(port, 'GET', '/messages', auth, { anchor: 'newest', num_before: 20, num_after: 0, narrow });
-      if (answer.status !== 200) throw new Error(`probe answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      latencies.push(performance.now() - started);
-    }
-  });
-  return {
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      return latencies.sort((a, b) => a - b);
-    },
-  };
+  return startProbes(probes, (n) =>
+    n % 2 === 0
+      ? call(port, 'GET', '/users/me', auth)
+      : call(port, 'GET', '/messages', auth, { anchor: 'newest', num_before: 20, num_after: 0, narrow }),
+  );
 }
-
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const summary = (sorted: number[]) =>
-  `${sorted.length} requests, p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)}`;
 
 async function count(services: Services, recipientId: number): Promise<number> {
   const row = await services.db
@@ -227,8 +199,8 @@ async function main() {
     console.log(`  total: ${ms(total)}; moved ${moved.toLocaleString()} (new thread holds the notice), left in the old topic: ${left} (its notice)`);
     console.log(`  user_message rows: ${rowsBefore.toLocaleString()} -> ${rowsAfter.toLocaleString()}`);
     console.log(`  transactions meanwhile: ${transactions.length}, longest ${ms(longest)}`);
-    console.log(`  probes unloaded:  ${summary(unloaded)}`);
-    console.log(`  probes meanwhile: ${summary(meanwhile)}`);
+    console.log(`  probes unloaded:  ${latencySummary(unloaded)}`);
+    console.log(`  probes meanwhile: ${latencySummary(meanwhile)}`);
     await app.close();
   } finally {
     agent.destroy();

@@ -34,14 +34,14 @@ const BOT_CLIENT = 'ZulipPython';
 /** Messages per transaction. */
 const CHUNK = 10_000;
 
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COLUMNS = [
   { name: 'id', pgType: 'int4' }, { name: 'realm_id', pgType: 'int4' }, { name: 'sender_id', pgType: 'int4' },
   { name: 'recipient_id', pgType: 'int4' }, { name: 'subject', pgType: 'text' }, { name: 'content', pgType: 'text' },
   { name: 'rendered_content', pgType: 'text' }, { name: 'rendered_content_version', pgType: 'int4' },
   { name: 'date_sent', pgType: 'int8' }, { name: 'sending_client', pgType: 'text' }, { name: 'has_link', pgType: 'int4' },
   { name: 'has_image', pgType: 'int4' }, { name: 'has_attachment', pgType: 'int4' }, { name: 'is_me_message', pgType: 'int4' },
 ] as const;
-const USER_MESSAGE_COLUMNS = [
+export const USER_MESSAGE_COLUMNS = [
   { name: 'user_id', pgType: 'int4' }, { name: 'message_id', pgType: 'int4' }, { name: 'flags', pgType: 'int4' },
 ] as const;
 const REACTION_COLUMNS = [

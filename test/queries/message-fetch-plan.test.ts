@@ -20,17 +20,24 @@ describe('message fetch query plans [sqlite]', () => {
   });
   after(() => ctx.close());
 
-  /** The plans of the range queries fetchMessages runs for this narrow, one string per query. */
-  async function plans(narrow: Array<[string, NarrowTerm['operand']]>, anchor: 'newest' | 'first_unread' = 'newest'): Promise<string[]> {
+  /** A database handle that records every query run through it. */
+  function recorder(): { spy: Kysely<Database>; seen: CompiledQuery[] } {
     const db = ctx.services.db;
     const seen: CompiledQuery[] = [];
-    const spy: Kysely<Database> = db.withPlugin({
+    const spy = db.withPlugin({
       transformQuery: (args) => {
         seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
         return args.node;
       },
       transformResult: async (args) => args.result,
     });
+    return { spy, seen };
+  }
+
+  /** The plans of the range queries fetchMessages runs for this narrow, one string per query. */
+  async function plans(narrow: Array<[string, NarrowTerm['operand']]>, anchor: 'newest' | 'first_unread' = 'newest'): Promise<string[]> {
+    const db = ctx.services.db;
+    const { spy, seen } = recorder();
     await fetchMessages(spy, {
       realm: ctx.seed.realm,
       user: ctx.seed.users.mark,
@@ -80,14 +87,7 @@ describe('message fetch query plans [sqlite]', () => {
 
   it("reads a user's unread summary from the unread index alone, without sorting", async () => {
     const db = ctx.services.db;
-    const seen: CompiledQuery[] = [];
-    const spy: Kysely<Database> = db.withPlugin({
-      transformQuery: (args) => {
-        seen.push(db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { spy, seen } = recorder();
     await unreadState(spy, ctx.seed.users.mark.id);
     const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${seen[0]!.sql}`, [...seen[0]!.parameters]));
     const plan = rows.map((r) => r.detail).join(' | ');
