@@ -2,6 +2,7 @@
 // over IPC; it polls each one and notes, per message id, how many clients hold the event and
 // when the last one got it (wall-clock ms, comparable across processes).
 // Several of these share the clients so one harness thread is not the bottleneck being measured.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agent, call } from './http-client.js';
 
@@ -25,6 +26,8 @@ function send(message: FromClient) {
 
 const receipts = new Map<number, { count: number; last: number }>();
 const stop = new AbortController();
+// Every poll of this process listens on the one signal.
+setMaxListeners(0, stop.signal);
 let loops: Promise<void>[] = [];
 let queues: FanoutQueue[] = [];
 
