@@ -47,25 +47,14 @@ export async function addPushDevice(
   checkPushToken(device.token, device.kind);
   if (device.iosAppId !== null) checkAppId(device.iosAppId);
   await runAction(services, user, realm, async (ctx) => {
-    const existing = await ctx.tx
-      .selectFrom('push_device_token')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('kind', '=', device.kind)
-      .where('token', '=', device.token)
-      .executeTakeFirst();
-    if (existing) {
-      await ctx.tx
-        .updateTable('push_device_token')
-        .set({ ios_app_id: device.iosAppId, last_updated: ctx.now })
-        .where('id', '=', existing.id)
-        .execute();
-    } else {
-      await ctx.tx
-        .insertInto('push_device_token')
-        .values({ user_id: user.id, kind: device.kind, token: device.token, ios_app_id: device.iosAppId, last_updated: ctx.now })
-        .execute();
-    }
+    // One statement, so two concurrent registrations of the same token cannot both insert.
+    await ctx.tx
+      .insertInto('push_device_token')
+      .values({ user_id: user.id, kind: device.kind, token: device.token, ios_app_id: device.iosAppId, last_updated: ctx.now })
+      .onConflict((conflict) =>
+        conflict.columns(['user_id', 'kind', 'token']).doUpdateSet({ ios_app_id: device.iosAppId, last_updated: ctx.now }),
+      )
+      .execute();
   });
   try {
     await pushTransportFor(services).register({ userId: user.id, ...device });

@@ -19,6 +19,15 @@ for (const dialect of testDialects()) {
     const devices = (userId: number) =>
       ctx.services.db.selectFrom('push_device_token').select(['kind', 'token', 'ios_app_id', 'last_updated']).where('user_id', '=', userId).execute();
 
+    it('keeps one row when the same device registers several times at once', async () => {
+      const { milo } = ctx.seed.users;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => ctx.as('milo').post('/users/me/android_gcm_reg_id', { token: 'racing-token' })));
+      for (const answer of answers) expectSuccess(answer);
+      assert.deepEqual((await devices(milo.id)).map((d) => d.token), ['racing-token']);
+      assert.equal(transport.recent.length, 5);
+      transport.recent.length = 0;
+    });
+
     it('registers a device once, refreshing it when registered again', async () => {
       const { mark } = ctx.seed.users;
       expectSuccess(await ctx.as('mark').post('/users/me/android_gcm_reg_id', { token: 'android-token' }));
