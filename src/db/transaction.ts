@@ -1,8 +1,10 @@
-// One transaction helper for every action: retries serialization failures and busy stores.
+// One transaction helper for every action: retries serialization failures and busy stores, and
+// unique violations: two concurrent actions that both checked for a row and both inserted it. The
+// retry runs the check again, which now sees the other's row and answers as the API should.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
-const RETRYABLE = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', '40001', '40P01']);
+const RETRYABLE = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', '40001', '40P01', '23505']);
 const ATTEMPTS = 3;
 
 function isRetryable(error: unknown): boolean {

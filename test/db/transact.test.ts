@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import type { Store } from '../../src/db/connect.js';
+import { withTransaction } from '../../src/db/transaction.js';
 import { freshStore, testDialects } from '../support/dialects.js';
 
 for (const dialect of testDialects()) {
@@ -59,6 +60,28 @@ for (const dialect of testDialects()) {
     it('resolves an action only once its writes are visible to readers', async () => {
       await addRealm('c1');
       assert.ok((await names()).includes('c1'));
+    });
+
+    it('runs an action again after a unique violation, so its own check can answer', async () => {
+      let attempts = 0;
+      const result = await withTransaction(store.db, async (tx) => {
+        attempts++;
+        await tx.selectFrom('realm').select('id').execute();
+        if (attempts === 1) throw Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+        return 'second try';
+      });
+      assert.equal(result, 'second try');
+      assert.equal(attempts, 2);
+      // Other errors are not retried.
+      attempts = 0;
+      await assert.rejects(
+        withTransaction(store.db, async () => {
+          attempts++;
+          throw Object.assign(new Error('not null'), { code: '23502' });
+        }),
+        /not null/,
+      );
+      assert.equal(attempts, 1);
     });
   });
 }
