@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runSystemAction } from '../../src/actions/context.js';
-import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { expectError, expectSuccess } from '../support/client.js';
-import { setup, type TestContext } from '../support/context.js';
+import { createOtherRealm, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { multipartBody } from '../support/multipart.js';
 import { checkResponse } from '../support/openapi-check.js';
@@ -13,15 +11,7 @@ for (const dialect of testDialects()) {
     let ctx: TestContext;
     before(async () => {
       ctx = await setup(dialect);
-      await runSystemAction(ctx.services, (system) =>
-        doCreateRealm(system, {
-          name: 'Other',
-          url: 'http://other.confab.test',
-          stringId: 'other',
-          owner: { email: 'owen@other.test', fullName: 'Owen Other' },
-          withGeneralStream: false,
-        }),
-      );
+      await createOtherRealm(ctx, { email: 'owen@other.test', fullName: 'Owen Other' });
     });
     after(() => ctx.close());
 

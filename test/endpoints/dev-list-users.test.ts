@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runSystemAction } from '../../src/actions/context.js';
-import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { expectError, expectSuccess } from '../support/client.js';
-import { setup, type TestContext, TEST_URL } from '../support/context.js';
+import { createOtherRealm, setup, type TestContext, TEST_URL } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
 // The reference document does not describe this development-only endpoint.
@@ -34,15 +32,7 @@ for (const dialect of testDialects()) {
     });
 
     it('includes the people of every organization on the server, each with its URL', async () => {
-      await runSystemAction(ctx.services, (system) =>
-        doCreateRealm(system, {
-          name: 'Other',
-          url: 'http://other.confab.test',
-          stringId: 'other',
-          owner: { email: 'aaron@other.test', fullName: 'Aaron Other' },
-          withGeneralStream: false,
-        }),
-      );
+      await createOtherRealm(ctx, { email: 'aaron@other.test', fullName: 'Aaron Other' });
       const body = expectSuccess(await ctx.anonymous().get('/dev_list_users', {}, undocumented));
       assert.deepEqual(body.direct_admins[0], entry('aaron@other.test', 'http://other.confab.test'));
       assert.equal(body.direct_admins.length, 3);

@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runSystemAction } from '../../src/actions/context.js';
-import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { type ApiResponse, expectError, expectSuccess } from '../support/client.js';
-import { setup, type TestContext } from '../support/context.js';
+import { createOtherRealm, OTHER_HOST, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { multipartBody } from '../support/multipart.js';
 import { checkResponse } from '../support/openapi-check.js';
-
-const OTHER_HOST = 'other.confab.test';
 
 for (const dialect of testDialects()) {
   describe(`POST /fetch_api_key [${dialect}]`, () => {
     let ctx: TestContext;
     before(async () => {
       ctx = await setup(dialect);
-      await runSystemAction(ctx.services, (system) =>
-        doCreateRealm(system, {
-          name: 'Other',
-          url: `http://${OTHER_HOST}`,
-          stringId: 'other',
-          owner: { email: 'owen@other.test', fullName: 'Owen Other', password: 'elsewhere-pw' },
-          withGeneralStream: false,
-        }),
-      );
+      await createOtherRealm(ctx, { email: 'owen@other.test', fullName: 'Owen Other', password: 'elsewhere-pw' });
     });
     after(() => ctx.close());
 

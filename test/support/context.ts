@@ -1,5 +1,7 @@
 // One running app on a fresh store, seeded with the dev organization, for a test file.
 import type { FastifyInstance } from 'fastify';
+import { runSystemAction } from '../../src/actions/context.js';
+import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, defaultConfig } from '../../src/config.js';
 import type { Store, StoreKind } from '../../src/db/connect.js';
@@ -12,6 +14,21 @@ import { TestClock } from './clock.js';
 import { freshStore } from './dialects.js';
 
 export const TEST_URL = 'http://confab.test';
+/** The host of the second organization some tests add beside the dev one. */
+export const OTHER_HOST = 'other.confab.test';
+
+/** A second organization at OTHER_HOST with just its owner (and no streams). */
+export function createOtherRealm(ctx: TestContext, owner: { email: string; fullName: string; password?: string }) {
+  return runSystemAction(ctx.services, (system) =>
+    doCreateRealm(system, {
+      name: 'Other',
+      url: `http://${OTHER_HOST}`,
+      stringId: 'other',
+      owner,
+      withGeneralStream: false,
+    }),
+  );
+}
 
 export interface TestContext {
   dialect: StoreKind;
