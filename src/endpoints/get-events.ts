@@ -18,7 +18,7 @@ export default endpoint({
   async handler({ params, user, realm, services, reply }) {
     if (params.queue_id === undefined) {
       if (!params.dont_block) throw new ApiError("Missing 'queue_id' argument");
-      const queue = await services.queues.create(queueSpecFor(user, realm, queueRequest(params)));
+      const queue = await services.queues.create(queueSpecFor(user, realm, queueRequest(params)), { realm, user });
       return { events: [], queue_id: queue.id };
     }
     if (params.last_event_id === undefined) throw new ApiError("Missing 'last_event_id' argument");

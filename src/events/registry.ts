@@ -13,7 +13,7 @@ import type { Services } from '../services.js';
 import type { Delivery } from './bus.js';
 import { loadSnapshots, saveSnapshots } from './persistence.js';
 import { EventQueue } from './queue.js';
-import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueSpec } from './types.js';
+import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueOwner, QueueSpec } from './types.js';
 
 /**
  * What a message event carries for the registry only, under the `internal` key (removed before
@@ -88,9 +88,9 @@ export class QueueRegistry implements EventQueues {
     await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()));
   }
 
-  async create(spec: QueueSpec): Promise<EventQueue> {
+  async create(spec: QueueSpec, owner?: QueueOwner): Promise<EventQueue> {
     const queue = new EventQueue(spec, this.services.clock.now());
-    const entry = await this.prepare(queue);
+    const entry = await this.prepare(queue, owner);
     this.add(entry);
     return queue;
   }
@@ -155,12 +155,11 @@ export class QueueRegistry implements EventQueues {
     }
   }
 
-  private async prepare(queue: EventQueue): Promise<Entry> {
+  private async prepare(queue: EventQueue, owner?: QueueOwner): Promise<Entry> {
     const { spec } = queue;
-    const [realm, viewer] = await Promise.all([
-      getRealmById(this.services.db, spec.realmId),
-      getUserById(this.services.db, spec.realmId, spec.userId),
-    ]);
+    const [realm, viewer] = owner
+      ? [owner.realm, owner.user]
+      : await Promise.all([getRealmById(this.services.db, spec.realmId), getUserById(this.services.db, spec.realmId, spec.userId)]);
     if (!realm || !viewer) throw new Error(`queue ${queue.id}: unknown realm or user`);
     let matches: MessagePredicate | null = null;
     if (spec.narrow.length > 0) {

@@ -1,4 +1,5 @@
 // What an event queue is asked to hold, and the interface POST /register and GET /events use.
+import type { RealmRow, UserRow } from '../db/schema.js';
 import type { NarrowTerm } from '../lib/narrow/types.js';
 
 export interface ClientCapabilities {
@@ -38,6 +39,12 @@ export interface EventQueueHandle {
   pending(): readonly QueuedEvent[];
 }
 
+/** The rows a queue's filters are built from. */
+export interface QueueOwner {
+  realm: RealmRow;
+  user: UserRow;
+}
+
 /** What GET /events asks of the queues. */
 export interface PollRequest {
   queueId: string;
@@ -50,8 +57,11 @@ export interface PollRequest {
 
 /** The process's event queues (src/events/registry.ts implements it). */
 export interface EventQueues {
-  /** Creates a queue that receives matching events from this moment on. */
-  create(spec: QueueSpec): Promise<EventQueueHandle>;
+  /**
+   * Creates a queue that receives matching events from this moment on. A caller that already
+   * holds the owner's rows passes them, so they are not read again.
+   */
+  create(spec: QueueSpec, owner?: QueueOwner): Promise<EventQueueHandle>;
   get(queueId: string): EventQueueHandle | undefined;
   /** Acknowledges through lastEventId, then returns newer events at once or after waiting for one. */
   poll(request: PollRequest): Promise<QueuedEvent[]>;

@@ -54,7 +54,7 @@ export async function registerQueue(
   realm: RealmRow,
   request: RegisterRequest,
 ): Promise<Record<string, unknown>> {
-  const queue = await deps.queues.create(queueSpecFor(user, realm, request));
+  const queue = await deps.queues.create(queueSpecFor(user, realm, request), { realm, user });
   const wanted = request.fetchEventTypes ?? request.eventTypes;
   const state = await fetchInitialState(deps.db, user, realm, wanted, {
     now: deps.now,
