@@ -68,13 +68,8 @@ export class MarkdownRenderingError extends Error {
 }
 
 /** Per-render state threaded through markdown-it's `env`. */
-export interface RenderEnv {
+export interface RenderEnv
+  extends Pick<RenderResult, 'mentionedUserIds' | 'mentionedGroupIds' | 'streamWildcard' | 'topicWildcard' | 'hasLink' | 'hasImage'> {
   context: RenderContext;
   deadline: number;
-  mentionedUserIds: Set<number>;
-  mentionedGroupIds: Set<number>;
-  streamWildcard: boolean;
-  topicWildcard: boolean;
-  hasLink: boolean;
-  hasImage: boolean;
 }
