@@ -3,7 +3,7 @@
 // realm once and kept in memory until a muted_users or alert_words event says they changed.
 import type { DbOrTx } from '../db/schema.js';
 import type { EventBus } from '../events/bus.js';
-import { hasAlertWord } from '../lib/alert-words.js';
+import { containsWord } from '../lib/alert-words.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 
 interface RealmPreferences {
@@ -56,7 +56,11 @@ async function loadRealm(db: DbOrTx, realmId: number): Promise<RealmPreferences>
   }
   const words = await db.selectFrom('alert_word').select(['user_id', 'word']).where('realm_id', '=', realmId).execute();
   const alertWords = new Map<number, string[]>();
-  for (const { user_id, word } of words) alertWords.set(user_id, [...(alertWords.get(user_id) ?? []), word.toLowerCase()]);
+  for (const { user_id, word } of words) {
+    const list = alertWords.get(user_id);
+    if (list) list.push(word.toLowerCase());
+    else alertWords.set(user_id, [word.toLowerCase()]);
+  }
   return { mutedBy, alertWords };
 }
 
@@ -82,12 +86,17 @@ export async function applyRecipientPreferences(
 ): Promise<void> {
   const prefs = await realmPreferences(deps.db, deps.bus, deps.realmId);
   const muters = prefs.mutedBy.get(deps.senderId);
+  // Lower-cased once per message, not once per recipient who keeps alert words.
+  let lowered: string | undefined;
   for (const [userId, bits] of flags) {
     if (userId === deps.senderId) continue;
     let next = bits;
     if (muters?.has(userId)) next |= FLAG_BITS.read;
     const words = prefs.alertWords.get(userId);
-    if (words && hasAlertWord(content, words)) next |= FLAG_BITS.has_alert_word;
+    if (words && words.length > 0) {
+      lowered ??= content.toLowerCase();
+      if (words.some((word) => containsWord(lowered!, word))) next |= FLAG_BITS.has_alert_word;
+    }
     if (next !== bits) flags.set(userId, next);
   }
 }
