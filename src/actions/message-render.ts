@@ -65,7 +65,7 @@ async function topicParticipants(ctx: ActionContext, target: RenderTarget): Prom
   return new Set([ctx.actor.id, ...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
 }
 
-/** `extra` adds to the looked-up context (linkifiers, for instance). */
+/** `extra` overrides parts of the looked-up context (which already includes the realm's linkifiers). */
 export async function renderForSend(ctx: ActionContext, target: RenderTarget, content: string, extra: RenderContext = {}): Promise<RenderResult> {
   const context = await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content);
   const rendered = renderOrReject(content, { ...context, ...extra });

@@ -5,7 +5,7 @@ import { RecipientType } from '../db/schema.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
 import { StreamWildcardMentionNotAllowedError, TopicWildcardMentionNotAllowedError, wildcardMentionAllowed } from '../lib/edit-rules.js';
-import { type CompiledLinkifier, findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
+import { type CompiledLinkifier, realmLinkifiers } from '../lib/linkifiers/index.js';
 import { renderMarkdown, type RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
 import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
@@ -156,7 +156,7 @@ export async function doSendMessage(
 ): Promise<{ id: number }> {
   const { tx, actor, realm } = ctx;
   const linkifiers = await realmLinkifiers(tx, realm.id);
-  const rendered = await renderForSend(ctx, destination, content, { linkify: (text) => findLinkifierMatches(text, linkifiers) });
+  const rendered = await renderForSend(ctx, destination, content);
   if (destination.stream) checkSendWildcards(ctx, destination, rendered);
   const row = {
     realm_id: realm.id,
@@ -212,7 +212,11 @@ function announce(
     clientGravatar: false,
   });
   const byFlags = new Map<number, number[]>();
-  for (const [userId, bits] of flags) byFlags.set(bits, [...(byFlags.get(bits) ?? []), userId]);
+  for (const [userId, bits] of flags) {
+    const group = byFlags.get(bits);
+    if (group) group.push(userId);
+    else byFlags.set(bits, [userId]);
+  }
   const { message, sender } = parts;
   for (const [bits, userIds] of byFlags) {
     const internal: MessageInternals = {

@@ -1,7 +1,6 @@
 // POST /messages/render: preview how content would render, with the requester as the sender.
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
 import { renderOrReject } from '../lib/markdown/index.js';
 import { MAX_MESSAGE_LENGTH } from '../lib/message-content.js';
 import { renderContextFor } from '../queries/render-context.js';
@@ -11,9 +10,7 @@ export default endpoint({
   url: '/messages/render',
   params: { content: p.string({ maxLength: MAX_MESSAGE_LENGTH }) },
   async handler({ params, user, realm, services }) {
-    const context = await renderContextFor(services.db, realm, user, params.content);
-    const linkifiers = await realmLinkifiers(services.db, realm.id);
-    const rendered = renderOrReject(params.content, { ...context, linkify: (text) => findLinkifierMatches(text, linkifiers) });
+    const rendered = renderOrReject(params.content, await renderContextFor(services.db, realm, user, params.content));
     return { rendered: rendered.html };
   },
 });

@@ -1,8 +1,11 @@
 // What the renderer needs to know about a realm, fetched for just the names a message mentions:
 // the content is scanned for @**...**, @*...* and #**...** first so only those rows are read.
+// The realm's linkifiers come from their in-memory cache.
 import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
 import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/markdown/index.js';
+import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { getStreamsByNames } from './streams.js';
@@ -29,8 +32,7 @@ async function mentionableUsers(db: DbOrTx, realmId: number, texts: string[]) {
   const names = new Set<string>();
   const ids = new Set<number>();
   for (const text of texts) {
-    const bar = text.lastIndexOf('|');
-    const id = bar >= 0 && /^[0-9]{1,9}$/.test(text.slice(bar + 1)) ? Number(text.slice(bar + 1)) : null;
+    const { id } = splitNameAndId(text);
     if (id !== null) ids.add(id);
     else names.add(text);
   }
@@ -119,11 +121,13 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
   const groups = new Map((await mentionableGroups(db, realm.id, groupNames)).map((g) => [g.name, g]));
   const streams = streamTexts.length > 0 ? await visibleStreams(db, realm.id, viewer, streamTexts) : new Map();
   const topics = streams.size > 0 ? await latestTopicMessages(db, streams, streamTexts) : new Map<string, number>();
+  const linkifiers = await realmLinkifiers(db, realm.id);
   return {
     lookupUser: userLookup(users),
     lookupUserGroup: (name) => groups.get(name),
     lookupStream: (name) => streams.get(name.toLowerCase()),
     topicLatestMessageId: (streamId, topic) => topics.get(`${streamId}\u0000${topic.toLowerCase()}`),
+    linkify: (text) => findLinkifierMatches(text, linkifiers),
     defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
     realmUrl: realm.url.replace(/\/+$/, ''),
   };

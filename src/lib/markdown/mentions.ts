@@ -21,7 +21,7 @@ function pushHtml(state: StateInline, html: string) {
 }
 
 /** "Name|42" names user 42 (the name must agree); "Name" alone names by full name. */
-function splitNameAndId(text: string): { name: string; id: number | null } {
+export function splitNameAndId(text: string): { name: string; id: number | null } {
   const bar = text.lastIndexOf('|');
   if (bar >= 0 && /^[0-9]{1,9}$/.test(text.slice(bar + 1))) return { name: text.slice(0, bar), id: Number(text.slice(bar + 1)) };
   return { name: text, id: null };
