@@ -73,7 +73,7 @@ export function reactionDict(reaction: ReactionRow, user: Person) {
 export function messageDict(
   parts: MessageParts,
   viewer: Pick<UserRow, 'id' | 'role'>,
-  realm: { string_id: string; settings: RealmSettings; linkifiers?: readonly CompiledLinkifier[] },
+  realm: { string_id: string; settings: RealmSettings; linkifiers: readonly CompiledLinkifier[] },
   options: MessageDictOptions,
   flags?: number,
 ): Record<string, unknown> {
@@ -87,7 +87,7 @@ export function messageDict(
     timestamp: message.date_sent,
     client: message.sending_client,
     subject: message.subject,
-    topic_links: topicLinks(message.subject, realm.linkifiers ?? []),
+    topic_links: topicLinks(message.subject, realm.linkifiers),
     is_me_message: Boolean(message.is_me_message),
     reactions: parts.reactions.map((r) => reactionDict(r.reaction, r.user)),
     submessages: [],
