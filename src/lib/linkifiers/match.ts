@@ -4,7 +4,10 @@
 import { RE2JS } from 're2js';
 import { parseTemplate, type Template } from 'url-template';
 import { isBoundaryAt, neverMatchesBoundary, type Run, splitRuns } from './boundary-free.js';
+import type { LinkifierMatch } from '../markdown/types.js';
 import { literalPrefix, requiredLiterals } from './literals.js';
+
+export type { LinkifierMatch };
 
 export interface LinkifierRow {
   id: number;
@@ -34,12 +37,6 @@ export interface CompiledLinkifier {
   /** Outcome per run text (words repeat across messages): the match's length and URL, or null. */
   readonly runMemo: Map<string, { length: number; url: string } | null>;
   readonly template: Template;
-}
-
-export interface LinkifierMatch {
-  start: number;
-  end: number;
-  url: string;
 }
 
 /** What may come right before a match: start, whitespace (incl. NEL and Unicode spaces), opening delimiters. */
@@ -163,7 +160,7 @@ function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run
 }
 
 /** The runs of a text, split once however many linkifiers look at them. */
-export class TextRuns {
+class TextRuns {
   private runs: Run[] | undefined;
   constructor(readonly text: string) {}
   get(): readonly Run[] {
@@ -172,7 +169,7 @@ export class TextRuns {
 }
 
 /** Every match of one linkifier, left to right, not overlapping each other. */
-export function scanLinkifier(linkifier: CompiledLinkifier, text: string, out: TextLink[], runs = new TextRuns(text)): void {
+function scanLinkifier(linkifier: CompiledLinkifier, text: string, out: TextLink[], runs = new TextRuns(text)): void {
   for (const literal of linkifier.literals) if (!text.includes(literal)) return;
   if (linkifier.withinRuns) return scanRuns(linkifier, text, runs.get(), out);
   const plain = linkifier.regex.matcher(text);
@@ -200,15 +197,19 @@ export function acceptNonOverlapping(accepted: TextLink[], candidates: readonly 
   }
 }
 
-/** Matches with their text, in order of appearance. */
-export function findLinkifierLinks(text: string, linkifiers: readonly CompiledLinkifier[]): TextLink[] {
+/** Matches with their text, in order of appearance; `keep` drops candidates before overlaps are settled. */
+export function findLinkifierLinks(
+  text: string,
+  linkifiers: readonly CompiledLinkifier[],
+  keep?: (link: TextLink) => boolean,
+): TextLink[] {
   const accepted: TextLink[] = [];
   if (text === '') return accepted;
   const runs = new TextRuns(text);
   for (const linkifier of linkifiers) {
     const found: TextLink[] = [];
     scanLinkifier(linkifier, text, found, runs);
-    acceptNonOverlapping(accepted, found);
+    acceptNonOverlapping(accepted, keep ? found.filter(keep) : found);
   }
   return accepted.sort((a, b) => a.start - b.start);
 }

@@ -22,9 +22,9 @@ const RE2_WORDING: Record<string, string> = {
 };
 
 /** Patterns longer than this are refused before compiling (a pathological size, not a real linkifier). */
-export const MAX_PATTERN_LENGTH = 10_000;
+const MAX_PATTERN_LENGTH = 10_000;
 
-export function badPattern(message: string): ApiError {
+function badPattern(message: string): ApiError {
   return new ApiError(`Bad regular expression: ${message}`);
 }
 

@@ -1,7 +1,7 @@
 // topic_links: the links a client shows for a topic. Linkifier matches (in linkifier order, the
 // earlier winning on overlaps) and bare URLs, reported in order of appearance.
 import { isSafeUrl } from '../markdown/safe-url.js';
-import { acceptNonOverlapping, type CompiledLinkifier, scanLinkifier, type TextLink, TextRuns } from './match.js';
+import { acceptNonOverlapping, type CompiledLinkifier, findLinkifierLinks, type TextLink } from './match.js';
 
 export interface TopicLink {
   text: string;
@@ -46,14 +46,8 @@ const memo = new WeakMap<readonly CompiledLinkifier[], Map<string, TopicLink[]>>
 const MEMO_SIZE = 500;
 
 function compute(topic: string, linkifiers: readonly CompiledLinkifier[]): TopicLink[] {
-  const accepted: TextLink[] = [];
-  const runs = new TextRuns(topic);
-  for (const linkifier of linkifiers) {
-    const found: TextLink[] = [];
-    scanLinkifier(linkifier, topic, found, runs);
-    // A template can name any scheme; clients get only links that are safe to follow.
-    acceptNonOverlapping(accepted, found.filter((link) => isSafeUrl(link.url)));
-  }
+  // A template can name any scheme; clients get only links that are safe to follow.
+  const accepted = findLinkifierLinks(topic, linkifiers, (link) => isSafeUrl(link.url));
   acceptNonOverlapping(accepted, bareUrls(topic));
   return accepted.sort((a, b) => a.start - b.start).map(({ text, url }) => ({ text, url }));
 }

@@ -27,7 +27,7 @@ export function checkLinkifier(pattern: string, urlTemplate: string): void {
   }
 }
 
-export const MAX_HIGHLIGHTER_LANGUAGE_LENGTH = 40;
+const MAX_HIGHLIGHTER_LANGUAGE_LENGTH = 40;
 /** Letters, digits, space and `_ + , - . / #` (the reference's class includes the range "+" to "."). */
 const HIGHLIGHTER_LANGUAGE = /^[ a-zA-Z0-9_+,\-./#]*$/;
 
