@@ -1,12 +1,14 @@
 // Creating, changing, deleting and reordering linkifiers. Administrators only; every change
 // sends the realm's whole ordered list to everyone, and drops the compiled-list cache.
+import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
 import { checkLinkifier } from '../lib/linkifiers/validate.js';
 import { isAdmin } from '../lib/roles.js';
 import { getLinkifier, linkifierByPattern, listLinkifiers } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
-import type { ActionContext } from './context.js';
+import type { Services } from '../services.js';
+import { type ActionContext, runAction } from './context.js';
 
 const NOT_FOUND = 'Linkifier not found.';
 const DUPLICATE = 'Realm filter with this Realm and Pattern already exists.';
@@ -22,8 +24,23 @@ export async function uniqueOr<T>(work: Promise<T>, msg: string): Promise<T> {
   }
 }
 
-function requireAdmin(ctx: ActionContext): void {
+export function requireAdmin(ctx: ActionContext): void {
   if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+}
+
+/**
+ * Runs a change to the realm's linkifiers. The actions drop the cache inside the transaction; it is
+ * dropped again after commit so a list read from before the change while it ran is not kept.
+ */
+export async function runLinkifierChange<T>(
+  services: Services,
+  actor: UserRow,
+  realm: RealmRow,
+  work: (ctx: ActionContext) => Promise<T>,
+): Promise<T> {
+  const result = await runAction(services, actor, realm, work);
+  invalidateRealmLinkifiers(realm.id);
+  return result;
 }
 
 async function announce(ctx: ActionContext): Promise<void> {

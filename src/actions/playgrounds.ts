@@ -1,18 +1,13 @@
 // Adding and removing code playgrounds. Administrators only; every change sends the realm's
 // whole list to everyone, with the language under both of its names.
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { checkPlayground } from '../lib/linkifiers/validate.js';
-import { isAdmin } from '../lib/roles.js';
 import { getPlayground, listPlaygrounds } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
-import { uniqueOr } from './linkifiers.js';
+import { requireAdmin, uniqueOr } from './linkifiers.js';
 
 const DUPLICATE = 'Realm playground with this Realm, Pygments language and Name already exists.';
-
-function requireAdmin(ctx: ActionContext): void {
-  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
-}
 
 async function announce(ctx: ActionContext): Promise<void> {
   const playgrounds = await listPlaygrounds(ctx.tx, ctx.realm.id);

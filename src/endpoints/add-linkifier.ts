@@ -1,17 +1,14 @@
 // POST /realm/filters: add a linkifier (administrators).
-import { runAction } from '../actions/context.js';
-import { addLinkifier } from '../actions/linkifiers.js';
+import { addLinkifier, runLinkifierChange } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { invalidateRealmLinkifiers } from '../lib/linkifiers/index.js';
 
 export default endpoint({
   method: 'POST',
   url: '/realm/filters',
   params: { pattern: p.string(), url_template: p.string() },
   async handler({ params, user, realm, services }) {
-    const id = await runAction(services, user, realm, (ctx) => addLinkifier(ctx, params.pattern, params.url_template));
-    invalidateRealmLinkifiers(realm.id);
+    const id = await runLinkifierChange(services, user, realm, (ctx) => addLinkifier(ctx, params.pattern, params.url_template));
     return { id };
   },
 });

@@ -1,17 +1,14 @@
 // PATCH /realm/filters/{filter_id}: change a linkifier's pattern and URL template (administrators).
-import { runAction } from '../actions/context.js';
-import { updateLinkifier } from '../actions/linkifiers.js';
+import { updateLinkifier, runLinkifierChange } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { invalidateRealmLinkifiers } from '../lib/linkifiers/index.js';
 
 export default endpoint({
   method: 'PATCH',
   url: '/realm/filters/:filter_id',
   params: { filter_id: p.pathInt(), pattern: p.string(), url_template: p.string() },
   async handler({ params, user, realm, services }) {
-    await runAction(services, user, realm, (ctx) => updateLinkifier(ctx, params.filter_id, params.pattern, params.url_template));
-    invalidateRealmLinkifiers(realm.id);
+    await runLinkifierChange(services, user, realm, (ctx) => updateLinkifier(ctx, params.filter_id, params.pattern, params.url_template));
     return {};
   },
 });
