@@ -5,12 +5,12 @@ import { ApiError } from '../errors.js';
 import { RESOLVED_TOPIC_PREFIX } from './message-content.js';
 import { passesPolicy } from './permissions.js';
 import type { RealmSettings } from './realm-settings.js';
-import { isAdmin, isGuest, isModerator } from './roles.js';
+import { isGuest, isModerator } from './roles.js';
 
 /** Clients offer editing a little past the limit; the server allows this much extra. */
-export const EDIT_LIMIT_GRACE_SECONDS = 20;
+const EDIT_LIMIT_GRACE_SECONDS = 20;
 /** Wildcard mentions reach this many people before the realm's policy applies. */
-export const WILDCARD_MENTION_THRESHOLD = 15;
+const WILDCARD_MENTION_THRESHOLD = 15;
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 export const PROPAGATE_MODES: readonly PropagateMode[] = ['change_one', 'change_later', 'change_all'];
@@ -112,34 +112,31 @@ export function canMoveInto(actor: Pick<UserRow, 'role'>, stream: StreamKind, su
   return !isGuest(actor) || Boolean(stream.is_web_public);
 }
 
-/** The destination's stream_post_policy, with the reference's texts. */
+/**
+ * stream_post_policy's restricting values (2 admins, 3 full members, 4 moderators) are the common
+ * policy values of the same meaning; each refusal has the reference's text.
+ */
+const POST_POLICY_REFUSALS: Readonly<Record<number, string>> = {
+  2: 'Only organization administrators can send to this channel.',
+  3: 'New members cannot send to this channel.',
+  4: 'Only organization administrators and moderators can send to this channel.',
+};
+
+/** The destination's stream_post_policy. */
 export function checkStreamPostPolicy(actor: Actor, stream: Pick<StreamRow, 'stream_post_policy'>, waitingDays: number, now: number): void {
-  const policy = stream.stream_post_policy;
-  if (policy === 2 && !isAdmin(actor)) throw new ApiError('Only organization administrators can send to this channel.');
-  if (policy === 4 && !isModerator(actor)) {
-    throw new ApiError('Only organization administrators and moderators can send to this channel.');
-  }
-  if (policy === 3 && !isAdmin(actor) && (isGuest(actor) || now - actor.date_joined < waitingDays * 86400)) {
-    throw new ApiError('New members cannot send to this channel.');
-  }
+  const refusal = POST_POLICY_REFUSALS[stream.stream_post_policy];
+  if (refusal !== undefined && !passesPolicy(actor, stream.stream_post_policy, waitingDays, now)) throw new ApiError(refusal);
 }
 
-/** The era's wildcard_mention_policy values (1 everyone, 2 members, 3 full members, 5 admins, 6 nobody, 7 moderators). */
-export function wildcardPolicyAllows(sender: Actor, policy: number, waitingDays: number, now: number): boolean {
-  switch (policy) {
-    case 1:
-      return true;
-    case 2:
-      return !isGuest(sender);
-    case 3:
-      return isAdmin(sender) || (!isGuest(sender) && now - sender.date_joined >= waitingDays * 86400);
-    case 5:
-      return isAdmin(sender);
-    case 7:
-      return isModerator(sender);
-    default:
-      return false;
-  }
+/**
+ * The era's wildcard_mention_policy values (1 everyone, 2 members, 3 full members, 5 admins,
+ * 6 nobody, 7 moderators) as the common policy values passesPolicy judges; anything else is nobody.
+ */
+const WILDCARD_AS_COMMON_POLICY: Readonly<Record<number, number>> = { 1: 5, 2: 1, 3: 3, 5: 2, 7: 4 };
+const NOBODY = 6;
+
+function wildcardPolicyAllows(sender: Actor, policy: number, waitingDays: number, now: number): boolean {
+  return passesPolicy(sender, WILDCARD_AS_COMMON_POLICY[policy] ?? NOBODY, waitingDays, now);
 }
 
 /** Small audiences may always be mentioned at once; larger ones only under the realm's policy. */
