@@ -1,6 +1,5 @@
 // Content edits: the new text and its rendering, the wildcard-mention policy, the stored
 // columns and the recipients' mention flags.
-import { sql } from 'kysely';
 import type { MessageRow, StreamRow } from '../db/schema.js';
 import {
   StreamWildcardMentionNotAllowedError,
@@ -13,12 +12,13 @@ import { normalizeContent } from '../lib/message-content.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { getUserById } from '../queries/users.js';
+import { messageRecipientIds } from '../queries/messages.js';
+import { subscriberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
 import { renderForSend } from './message-render.js';
 
 /** What an edit leaves of blank content. */
-export const DELETED_CONTENT = '(deleted)';
+const DELETED_CONTENT = '(deleted)';
 
 export interface ContentEdit {
   content: string;
@@ -35,50 +35,28 @@ export function normalizeEditedContent(raw: string): string {
  * people who hold it.
  */
 export async function renderEditedContent(ctx: ActionContext, message: MessageRow, recipientType: number, content: string): Promise<ContentEdit> {
-  const holders = await ctx.tx.selectFrom('user_message').select('user_id').where('message_id', '=', message.id).execute();
   const linkifiers = await realmLinkifiers(ctx.tx, ctx.realm.id);
-  const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds: holders.map((h) => h.user_id) };
+  const userIds = await messageRecipientIds(ctx.tx, [message.id]);
+  const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds };
   const rendered = await renderForSend(ctx, target, content, { linkify: (text) => findLinkifierMatches(text, linkifiers) });
   return { content, rendered };
 }
 
-/** How many people took part in a topic: its senders and those who reacted in it (for the policy). */
-async function topicParticipantCount(ctx: ActionContext, message: MessageRow): Promise<number> {
-  const inTopic = ctx.tx
-    .selectFrom('message')
-    .select('id')
-    .where('recipient_id', '=', message.recipient_id)
-    .where(sql`lower(subject)`, '=', sql`lower(${message.subject})`);
-  const senders = await inTopic.clearSelect().select('sender_id as user_id').distinct().execute();
-  const reactors = await ctx.tx.selectFrom('reaction').select('user_id').distinct().where('message_id', 'in', inTopic).execute();
-  return new Set([...senders, ...reactors].map((r) => r.user_id)).size;
-}
-
-async function activeSubscriberCount(ctx: ActionContext, recipientId: number): Promise<number> {
-  const row = await ctx.tx
-    .selectFrom('subscription')
-    .innerJoin('user_profile', 'user_profile.id', 'subscription.user_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('subscription.recipient_id', '=', recipientId)
-    .where('subscription.active', '=', 1)
-    .where('user_profile.is_active', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Wildcard mentions in a stream message's new content must pass the realm's policy (judged for the sender). */
-export async function checkWildcardMentions(ctx: ActionContext, message: MessageRow, stream: StreamRow, edit: ContentEdit): Promise<void> {
-  const { streamWildcard, topicWildcard } = edit.rendered;
+/**
+ * Wildcard mentions in a stream message's new content must pass the realm's policy, as when
+ * sending. Only the sender edits content, so the actor is the one judged; the topic's audience is
+ * its participants, which rendering already gathered.
+ */
+export async function checkWildcardMentions(ctx: ActionContext, stream: StreamRow, edit: ContentEdit): Promise<void> {
+  const { streamWildcard, topicWildcard, topicWildcardUserIds } = edit.rendered;
   if (!streamWildcard && !topicWildcard) return;
   const settings = realmSettings(ctx.realm);
-  const sender = message.sender_id === ctx.actor.id ? ctx.actor : await getUserById(ctx.tx, ctx.realm.id, message.sender_id);
-  if (!sender) return;
   const allowed = (audience: number) =>
-    wildcardMentionAllowed(sender, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
-  if (streamWildcard && !allowed(await activeSubscriberCount(ctx, stream.recipient_id!))) {
+    wildcardMentionAllowed(ctx.actor, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
+  if (streamWildcard && !allowed((await subscriberIds(ctx.tx, stream.recipient_id!)).length)) {
     throw new StreamWildcardMentionNotAllowedError();
   }
-  if (topicWildcard && !allowed(await topicParticipantCount(ctx, message))) throw new TopicWildcardMentionNotAllowedError();
+  if (topicWildcard && !allowed(topicWildcardUserIds?.size ?? 0)) throw new TopicWildcardMentionNotAllowedError();
 }
 
 const RENDERED_MENTIONS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;

@@ -85,7 +85,7 @@ export async function checkUpdateMessage(ctx: ActionContext, request: UpdateMess
   let content: ContentEdit | null = null;
   if (request.content !== undefined) {
     content = await renderEditedContent(ctx, message, recipientType, normalizeEditedContent(request.content));
-    if (stream) await checkWildcardMentions(ctx, message, stream, content);
+    if (stream) await checkWildcardMentions(ctx, stream, content);
   }
 
   let plan: MovePlan | null = null;
