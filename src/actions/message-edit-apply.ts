@@ -57,17 +57,12 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
   };
   let flags: Map<number, number> | null = null;
   if (edit.content) flags = await applyContentEdit(ctx, message, edit.content, entry, event);
-  if (!stream) {
-    await writeEditedRow(ctx, message.id, entry);
-    sendPerFlags(ctx, { ...event, message_ids: [message.id] }, flags ?? (await holderFlags(ctx, message.id)), []);
-    return;
-  }
-  event.stream_name = stream.name;
-  event.stream_id = stream.id;
-  if (!move) {
+  if (stream) Object.assign(event, { stream_name: stream.name, stream_id: stream.id });
+  // Direct messages never move.
+  if (!stream || !move) {
     await writeEditedRow(ctx, message.id, entry);
     const holders = flags ?? (await holderFlags(ctx, message.id));
-    const others = subscriberAudience(stream, new Set(holders.keys()), null, await activeMembers(ctx, stream), []);
+    const others = stream ? subscriberAudience(stream, new Set(holders.keys()), null, await activeMembers(ctx, stream), []) : [];
     sendPerFlags(ctx, { ...event, message_ids: [message.id] }, holders, others);
     return;
   }
@@ -83,7 +78,7 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
     const links = topicLinks(move.targetTopic, await realmLinkifiers(ctx.tx, ctx.realm.id));
     Object.assign(event, { orig_subject: move.origTopic, subject: move.targetTopic, topic_links: links });
   }
-  Object.assign(entry, moveEntry, { user_id: entry.user_id, timestamp: entry.timestamp });
+  Object.assign(entry, moveEntry);
 
   const ids = await selectMovedIds(ctx, move);
   const access = streamChanged(move) ? await streamMoveAccess(ctx, move) : null;

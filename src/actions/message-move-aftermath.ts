@@ -13,7 +13,7 @@ import { inTopic, type MovePlan, seesWholeHistory, streamChanged, topicChanged, 
 import { moveTopicPreferences } from './message-move-topics.js';
 
 /** An accidental resolve undone within this long removes the first notice instead of adding another. */
-export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+const RESOLVE_UNDO_GRACE_SECONDS = 60;
 
 export interface BeforeMove {
   /** The destination topic had messages (any) before the move. */
@@ -36,7 +36,10 @@ async function prepare(ctx: ActionContext, plan: MovePlan): Promise<BeforeMove> 
     .limit(1)
     .execute();
   if (any.length === 0) return { targetHadMessages: false, targetHadVisibleMessages: false };
-  const visible = await visibleTopicMessages(ctx, plan.targetStream, plan.targetTopic, await seesWholeHistory(ctx, plan.targetStream));
+  // Someone who reads the whole history sees what exists; others see only what they received.
+  const wholeHistory = await seesWholeHistory(ctx, plan.targetStream);
+  if (wholeHistory) return { targetHadMessages: true, targetHadVisibleMessages: true };
+  const visible = await visibleTopicMessages(ctx, plan.targetStream, plan.targetTopic, false);
   return { targetHadMessages: true, targetHadVisibleMessages: visible.length > 0 };
 }
 
