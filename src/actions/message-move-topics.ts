@@ -9,7 +9,7 @@ import type { MovePlan } from './message-move.js';
 const INHERIT = 0;
 
 /** The more visible of two preferences wins: followed, then unmuted, then none, then muted. */
-export function mergedPolicy(a: number, b: number): number {
+function mergedPolicy(a: number, b: number): number {
   const rank = [1, 0, 2, 3];
   return rank.indexOf(a) >= rank.indexOf(b) ? a : b;
 }

@@ -42,7 +42,7 @@ let sliceStart = performance.now();
  * embedded store answers synchronously, so otherwise no other request would be served until the
  * move committed.
  */
-export async function yieldToOthers(): Promise<void> {
+async function yieldToOthers(): Promise<void> {
   if (performance.now() - sliceStart < SLICE_MS) return;
   await new Promise<void>((resolve) => setImmediate(resolve));
   sliceStart = performance.now();

@@ -5,7 +5,7 @@ type Person = { id: number; full_name: string };
 type Place = { streamId: number; streamName: string; topic: string };
 
 /** A mention that names the user without notifying them. */
-export function silentMention(user: Person): string {
+function silentMention(user: Person): string {
   return `@_**${user.full_name}|${user.id}**`;
 }
 
@@ -15,7 +15,7 @@ export function encodeHashComponent(text: string): string {
   return quoted.replace(/\./g, '%2E').replace(/%/g, '.');
 }
 
-export function encodeChannel(streamId: number, streamName: string): string {
+function encodeChannel(streamId: number, streamName: string): string {
   return `${streamId}-${encodeHashComponent(streamName.replace(/ /g, '-'))}`;
 }
 
