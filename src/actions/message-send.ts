@@ -1,10 +1,15 @@
 // Sending a message: resolve and check the recipients, render, store the message with one
 // user_message row per recipient, and announce it with message events.
-import type { RealmRow, StreamRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
-import { StreamWildcardMentionNotAllowedError, TopicWildcardMentionNotAllowedError, wildcardMentionAllowed } from '../lib/edit-rules.js';
+import {
+  checkStreamPostPolicy,
+  StreamWildcardMentionNotAllowedError,
+  TopicWildcardMentionNotAllowedError,
+  wildcardMentionAllowed,
+} from '../lib/edit-rules.js';
 import { type CompiledLinkifier, realmLinkifiers } from '../lib/linkifiers/index.js';
 import { renderMarkdown, type RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
@@ -12,7 +17,6 @@ import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
 import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { isAdmin, isModerator } from '../lib/roles.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
 import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
 import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
@@ -70,21 +74,6 @@ async function directDestination(ctx: ActionContext, users: UserRow[]): Promise<
   return { recipientId, recipientType: RecipientType.DIRECT_MESSAGE_GROUP, topic: '', userIds, people };
 }
 
-/** The reference's stream_post_policy texts. */
-function checkStreamPostPolicy(realm: RealmRow, sender: UserRow, stream: StreamRow, now: number) {
-  const policy = stream.stream_post_policy;
-  if (policy === 2 && !isAdmin(sender)) throw new ApiError('Only organization administrators can send to this channel.');
-  if (policy === 4 && !isModerator(sender)) {
-    throw new ApiError('Only organization administrators and moderators can send to this channel.');
-  }
-  if (policy === 3 && !isAdmin(sender)) {
-    const waitingDays = realmSettings(realm).waiting_period_threshold;
-    if (sender.role === 600 || now - sender.date_joined < waitingDays * 86400) {
-      throw new ApiError('New members cannot send to this channel.');
-    }
-  }
-}
-
 async function streamDestination(ctx: ActionContext, addressee: Extract<Addressee, { kind: 'stream' }>): Promise<Destination> {
   const { tx, realm, actor } = ctx;
   const stream =
@@ -103,7 +92,7 @@ async function streamDestination(ctx: ActionContext, addressee: Extract<Addresse
   if (!subscribed && !ownerSubscribed && (stream.invite_only || !canSeeStream(actor, stream, false))) {
     throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
   }
-  checkStreamPostPolicy(realm, actor, stream, ctx.now);
+  checkStreamPostPolicy(actor, stream, realmSettings(realm).waiting_period_threshold, ctx.now);
   const topic = normalizeTopic(addressee.topic);
   if (realmSettings(realm).mandatory_topics && topic === '(no topic)') {
     throw new ApiError('Topics are required in this organization');
