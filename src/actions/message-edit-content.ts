@@ -6,7 +6,6 @@ import {
   TopicWildcardMentionNotAllowedError,
   wildcardMentionAllowed,
 } from '../lib/edit-rules.js';
-import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
 import type { RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent } from '../lib/message-content.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
@@ -35,10 +34,9 @@ export function normalizeEditedContent(raw: string): string {
  * people who hold it.
  */
 export async function renderEditedContent(ctx: ActionContext, message: MessageRow, recipientType: number, content: string): Promise<ContentEdit> {
-  const linkifiers = await realmLinkifiers(ctx.tx, ctx.realm.id);
   const userIds = await messageRecipientIds(ctx.tx, [message.id]);
   const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds };
-  const rendered = await renderForSend(ctx, target, content, { linkify: (text) => findLinkifierMatches(text, linkifiers) });
+  const rendered = await renderForSend(ctx, target, content);
   return { content, rendered };
 }
 

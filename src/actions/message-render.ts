@@ -2,7 +2,7 @@
 // whom the mentions reach (members of mentioned groups; topic participants for @**topic**).
 import { sql } from 'kysely';
 import { RecipientType } from '../db/schema.js';
-import { type RenderContext, renderOrReject, type RenderResult } from '../lib/markdown/index.js';
+import { renderOrReject, type RenderResult } from '../lib/markdown/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
 import { renderContextFor } from '../queries/render-context.js';
@@ -65,10 +65,8 @@ async function topicParticipants(ctx: ActionContext, target: RenderTarget): Prom
   return new Set([ctx.actor.id, ...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
 }
 
-/** `extra` overrides parts of the looked-up context (which already includes the realm's linkifiers). */
-export async function renderForSend(ctx: ActionContext, target: RenderTarget, content: string, extra: RenderContext = {}): Promise<RenderResult> {
-  const context = await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content);
-  const rendered = renderOrReject(content, { ...context, ...extra });
+export async function renderForSend(ctx: ActionContext, target: RenderTarget, content: string): Promise<RenderResult> {
+  const rendered = renderOrReject(content, await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content));
   for (const id of await groupMemberRecipients(ctx, rendered.mentionedGroupIds, target.userIds)) rendered.mentionedUserIds.add(id);
   if (rendered.topicWildcard) {
     // Only channel topics have participants; a topic wildcard in a direct message reaches no one.
