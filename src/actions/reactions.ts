@@ -10,8 +10,6 @@ import { subscriberIds } from '../queries/streams.js';
 import { isStorableText } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 
-export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'] as const;
-
 /** Emoji the server itself adds to the Unicode set, named by their own code. */
 const ZULIP_EXTRA_EMOJI: readonly string[] = ['zulip'];
 
@@ -93,11 +91,6 @@ function sendReactionEvent(ctx: ActionContext, op: 'add' | 'remove', reaction: O
   ctx.events.send(event, audience);
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 export interface ReactionRequest {
   emojiName?: string;
   emojiCode?: string;
@@ -127,13 +120,9 @@ export async function checkAddReaction(ctx: ActionContext, messageId: number, re
     await ctx.tx.insertInto('user_message').values({ user_id: ctx.actor.id, message_id: message.id, flags: FLAG_BITS.read | FLAG_BITS.historical }).execute();
   }
   const reaction = { message_id: message.id, user_id: ctx.actor.id, emoji_name: name, emoji_code: code, reaction_type: type };
-  try {
-    await ctx.tx.insertInto('reaction').values(reaction).execute();
-  } catch (error) {
-    // The same reaction committed by a concurrent request first.
-    if (isUniqueViolation(error)) throw new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
-    throw error;
-  }
+  // A concurrent request that inserted the same reaction first makes this insert violate the unique
+  // index; the transaction is then retried (db/transaction.ts), and the check above answers.
+  await ctx.tx.insertInto('reaction').values(reaction).execute();
   sendReactionEvent(ctx, 'add', reaction, ctx.actor, await reactionAudience(ctx, message));
 }
 
