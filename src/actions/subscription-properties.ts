@@ -25,7 +25,7 @@ const PROPERTIES: readonly string[] = ['color', ...FLAG_PROPERTIES, ...NOTIFICAT
 type Column = 'color' | 'is_muted' | 'pin_to_top' | (typeof NOTIFICATION_PROPERTIES)[number];
 
 interface PlannedChange {
-  subscriptionId: number;
+  recipientId: number;
   streamId: number;
   column: Column;
   /** The value stored: 0/1 for flags, null to inherit, a string for colour. */
@@ -47,8 +47,8 @@ function checkValue(property: string, value: boolean | string | null): boolean |
   return value;
 }
 
-function plan(subscriptionId: number, streamId: number, property: string, value: boolean | string | null): PlannedChange {
-  const base = { subscriptionId, streamId };
+function plan(recipientId: number, streamId: number, property: string, value: boolean | string | null): PlannedChange {
+  const base = { recipientId, streamId };
   if (property === 'color') return { ...base, column: 'color', stored: value as string, events: [{ property, value }] };
   // is_muted is stored; in_home_view is its legacy opposite. Either sends both events.
   if (property === 'is_muted' || property === 'in_home_view') {
@@ -71,19 +71,18 @@ export async function doUpdateSubscriptionProperties(ctx: ActionContext, changes
   const planned: PlannedChange[] = [];
   for (const change of changes) {
     if (!PROPERTIES.includes(change.property)) throw new ApiError(`Unknown subscription property: ${change.property}`);
-    const { stream } = await accessStreamById(ctx.tx, ctx.actor, change.stream_id);
-    const sub = await ctx.tx
-      .selectFrom('subscription')
-      .select('id')
-      .where('user_id', '=', ctx.actor.id)
-      .where('recipient_id', '=', stream.recipient_id!)
-      .where('active', '=', 1)
-      .executeTakeFirst();
-    if (!sub) throw new ApiError(`Not subscribed to channel ID ${stream.id}`);
-    planned.push(plan(sub.id, stream.id, change.property, checkValue(change.property, change.value)));
+    const { stream, subscribed } = await accessStreamById(ctx.tx, ctx.actor, change.stream_id);
+    if (!subscribed) throw new ApiError(`Not subscribed to channel ID ${stream.id}`);
+    planned.push(plan(stream.recipient_id!, stream.id, change.property, checkValue(change.property, change.value)));
   }
   for (const change of planned) {
-    await ctx.tx.updateTable('subscription').set({ [change.column]: change.stored }).where('id', '=', change.subscriptionId).execute();
+    await ctx.tx
+      .updateTable('subscription')
+      .set({ [change.column]: change.stored })
+      .where('user_id', '=', ctx.actor.id)
+      .where('recipient_id', '=', change.recipientId)
+      .where('active', '=', 1)
+      .execute();
     for (const { property, value } of change.events) {
       ctx.events.send({ type: 'subscription', op: 'update', stream_id: change.streamId, property, value }, [ctx.actor.id]);
     }
