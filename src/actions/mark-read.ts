@@ -52,7 +52,8 @@ async function markNewestRead(ctx: ActionContext, scope: UnreadScope, limit: num
   return rows.map((r) => r.message_id).sort((a, b) => a - b);
 }
 
-function readEvent(messages: number[], all: boolean): Record<string, unknown> {
+/** The event telling a user's clients that messages (or, with `all`, all of them) are now read. */
+export function readEvent(messages: number[], all: boolean): Record<string, unknown> {
   return { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all };
 }
 
@@ -79,23 +80,27 @@ export function markAllAsRead(services: Services, user: UserRow, realm: RealmRow
  * `complete` field, so they run batch after batch until done, each in its own transaction.
  */
 export async function markStreamAsRead(services: Services, user: UserRow, realm: RealmRow, streamId: number, topic?: string): Promise<void> {
-  const scope: UnreadScope = {};
+  // Checked in the first batch's transaction only; later batches reuse the scope it found.
+  let scope: UnreadScope | undefined;
   await runBatches(
     services,
     user,
     realm,
     async (ctx) => {
-      if (scope.recipientId === undefined) {
-        const stream = await accessStreamContent(ctx, streamId);
-        if (topic !== undefined && topic !== '' && !(await hasTopic(ctx, stream.recipient_id!, topic))) {
-          throw new ApiError(`No such topic '${topic}'`);
-        }
-        Object.assign(scope, { recipientId: stream.recipient_id!, topic });
-      }
+      scope ??= await topicScope(ctx, streamId, topic);
       return markBatch(ctx, scope, false);
     },
     { budgeted: false },
   );
+}
+
+/** The unread scope of a stream or one of its topics, after checking the user may act on it. */
+async function topicScope(ctx: ActionContext, streamId: number, topic: string | undefined): Promise<UnreadScope> {
+  const stream = await accessStreamContent(ctx, streamId);
+  if (topic !== undefined && topic !== '' && !(await hasTopic(ctx, stream.recipient_id!, topic))) {
+    throw new ApiError(`No such topic '${topic}'`);
+  }
+  return { recipientId: stream.recipient_id!, topic };
 }
 
 /** Whether the user has received (or kept history of) any message of the topic. */

@@ -7,6 +7,7 @@ import { FLAG_BITS } from '../lib/message-flags.js';
 import { isMuted, mutedUsersOf } from '../queries/muted-users.js';
 import { getUserById } from '../queries/users.js';
 import type { ActionContext } from './context.js';
+import { readEvent } from './mark-read.js';
 
 /** Any user of the realm may be muted or unmuted: active or not, bots included. */
 async function accessMutableUser(ctx: ActionContext, userId: number): Promise<UserRow> {
@@ -40,10 +41,7 @@ export async function doMuteUser(ctx: ActionContext, mutedUserId: number): Promi
   if (await isMuted(ctx.tx, ctx.actor.id, target.id)) throw new ApiError('User already muted');
   await ctx.tx.insertInto('muted_user').values({ user_id: ctx.actor.id, muted_user_id: target.id, date_muted: ctx.now }).execute();
   const messages = await markMessagesFromRead(ctx, target.id);
-  if (messages.length > 0) {
-    const event = { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false };
-    ctx.events.send(event, [ctx.actor.id]);
-  }
+  if (messages.length > 0) ctx.events.send(readEvent(messages, false), [ctx.actor.id]);
   await announceMutedUsers(ctx);
 }
 
