@@ -21,7 +21,7 @@ export interface BulkLimits {
  * time (the reference does 2000): on SQLite each batch holds the event loop while it writes, and
  * halving it halved the longest wait of other requests for the same total time (bench/mark-all-read.ts).
  */
-export const DEFAULT_BULK_LIMITS: Readonly<BulkLimits> = { timeBudgetSeconds: 50, readBatchSize: 1000, deleteBatchSize: 100 };
+const DEFAULT_BULK_LIMITS: Readonly<BulkLimits> = { timeBudgetSeconds: 50, readBatchSize: 1000, deleteBatchSize: 100 };
 
 /** The limits in force; tests and benchmarks change them through setBulkLimits. */
 export const bulkLimits: BulkLimits = { ...DEFAULT_BULK_LIMITS };

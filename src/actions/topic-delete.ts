@@ -43,7 +43,11 @@ export async function deleteTopic(services: Services, user: UserRow, realm: Real
       const messages = await newestOfTopic(ctx, stream.recipient_id!, topic, protectedHistory, size);
       // One event per subject spelling, as each names the topic its messages carry.
       const bySubject = new Map<string, typeof messages>();
-      for (const message of messages) bySubject.set(message.subject, [...(bySubject.get(message.subject) ?? []), message]);
+      for (const message of messages) {
+        const group = bySubject.get(message.subject);
+        if (group) group.push(message);
+        else bySubject.set(message.subject, [message]);
+      }
       for (const group of bySubject.values()) await doDeleteMessages(ctx, group);
       return { done: messages.length < size };
     },
