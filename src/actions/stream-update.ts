@@ -41,22 +41,30 @@ interface Audience {
   subscribers: number[];
 }
 
-async function loadAudience(ctx: ActionContext, stream: StreamRow): Promise<Audience> {
-  const subscribers = await subscriberIds(ctx.tx, stream.recipient_id!);
-  const set = new Set(subscribers);
-  const users = (await activeUserRoles(ctx.tx, ctx.realm.id)).map((u) => ({ ...u, subscribed: set.has(u.id) }));
-  return { users, subscribers: subscribers.sort((a, b) => a - b) };
+/** Loads the audience once per request: no change made here adds or removes a subscriber or user. */
+function audienceLoader(ctx: ActionContext, subscribers: number[]): () => Promise<Audience> {
+  let audience: Promise<Audience> | undefined;
+  return () =>
+    (audience ??= (async () => {
+      const set = new Set(subscribers);
+      const users = (await activeUserRoles(ctx.tx, ctx.realm.id)).map((u) => ({ ...u, subscribed: set.has(u.id) }));
+      return { users, subscribers: [...subscribers].sort((a, b) => a - b) };
+    })());
 }
 
 const viewersOf = (audience: Audience, stream: StreamRow) =>
   audience.users.filter((u) => canSeeStream(u, stream, u.subscribed)).map((u) => u.id);
 
-/** Checks the actor may edit the stream at all; returns the stream and whether the actor is on it. */
-async function accessStreamForUpdate(ctx: ActionContext, streamId: number): Promise<{ stream: StreamRow; subscribed: boolean }> {
+/** Checks the actor may edit the stream at all; returns the stream, its subscribers and whether the actor is one. */
+async function accessStreamForUpdate(
+  ctx: ActionContext,
+  streamId: number,
+): Promise<{ stream: StreamRow; subscribed: boolean; subscribers: number[] }> {
   const stream = await getStreamById(ctx.tx, ctx.realm.id, streamId);
   if (!stream) throw new ApiError('Invalid channel ID');
-  const subscribed = (await subscriberIds(ctx.tx, stream.recipient_id!)).includes(ctx.actor.id);
-  if (isAdmin(ctx.actor)) return { stream, subscribed };
+  const subscribers = await subscriberIds(ctx.tx, stream.recipient_id!);
+  const subscribed = subscribers.includes(ctx.actor.id);
+  if (isAdmin(ctx.actor)) return { stream, subscribed, subscribers };
   // Others learn nothing about private streams they are not on.
   if (stream.invite_only && !subscribed) throw new ApiError('Invalid channel ID');
   throw new UnauthorizedPrincipalError();
@@ -92,13 +100,18 @@ async function saveStream(ctx: ActionContext, stream: StreamRow, changes: Stream
  * Privacy changes: users who can no longer see the stream get a delete event, users who now
  * can get a create event and the subscriber list, everyone who sees it the update.
  */
-async function changePermissions(ctx: ActionContext, stream: StreamRow, next: StreamPermissions): Promise<StreamRow> {
+async function changePermissions(
+  ctx: ActionContext,
+  audienceOf: () => Promise<Audience>,
+  stream: StreamRow,
+  next: StreamPermissions,
+): Promise<StreamRow> {
   const unchanged =
     Boolean(stream.invite_only) === next.inviteOnly &&
     Boolean(stream.is_web_public) === next.isWebPublic &&
     Boolean(stream.history_public_to_subscribers) === next.historyPublicToSubscribers;
   if (unchanged) return stream;
-  const audience = await loadAudience(ctx, stream);
+  const audience = await audienceOf();
   const before = new Set(viewersOf(audience, stream));
   const updated = await saveStream(ctx, stream, {
     invite_only: next.inviteOnly ? 1 : 0,
@@ -123,19 +136,21 @@ async function changePermissions(ctx: ActionContext, stream: StreamRow, next: St
 /** Saves one property and tells everyone who can see the stream. */
 async function changeProperty(
   ctx: ActionContext,
+  audienceOf: () => Promise<Audience>,
   stream: StreamRow,
   changes: StreamUpdate,
   events: Array<[property: string, value: unknown, extra?: Record<string, unknown>]>,
 ): Promise<StreamRow> {
   const updated = await saveStream(ctx, stream, changes);
-  const viewers = viewersOf(await loadAudience(ctx, updated), updated);
+  const viewers = viewersOf(await audienceOf(), updated);
   // Events name the stream as clients knew it before this change.
   for (const [property, value, extra] of events) ctx.events.send(streamUpdateEvent(stream, property, value, extra), viewers);
   return updated;
 }
 
 export async function checkUpdateStream(ctx: ActionContext, streamId: number, changes: StreamChanges): Promise<void> {
-  let { stream, subscribed } = await accessStreamForUpdate(ctx, streamId);
+  let { stream, subscribed, subscribers } = await accessStreamForUpdate(ctx, streamId);
+  const audienceOf = audienceLoader(ctx, subscribers);
   const isDefault = changes.isDefaultStream ?? (await defaultStreamIds(ctx.tx, ctx.realm.id)).has(stream.id);
   const permissionChange =
     changes.isPrivate !== undefined || changes.isWebPublic !== undefined || changes.historyPublicToSubscribers !== undefined;
@@ -149,7 +164,7 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
   const touchesPermissions = permissionChange || changes.canRemoveSubscribersGroup !== undefined;
   if (touchesPermissions && stream.invite_only && !subscribed) throw new ApiError('Invalid channel ID');
   if (changes.isWebPublic) checkWebPublicAllowed(ctx);
-  if (permissionChange) stream = await changePermissions(ctx, stream, next);
+  if (permissionChange) stream = await changePermissions(ctx, audienceOf, stream, next);
 
   if (changes.isDefaultStream === true) await doAddDefaultStream(ctx, ctx.realm, stream);
   if (changes.isDefaultStream === false) await doRemoveDefaultStream(ctx, ctx.realm, stream);
@@ -158,7 +173,7 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
     if (!isOwner(ctx.actor)) throw new UnauthorizedPrincipalError('Must be an organization owner');
     const days = changes.messageRetentionDays;
     if (days !== stream.message_retention_days) {
-      stream = await changeProperty(ctx, stream, { message_retention_days: days }, [['message_retention_days', days]]);
+      stream = await changeProperty(ctx, audienceOf, stream, { message_retention_days: days }, [['message_retention_days', days]]);
     }
   }
 
@@ -166,7 +181,7 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
     const description = checkDescription(changes.description);
     if (description !== stream.description) {
       const rendered = description === '' ? '' : renderMarkdown(description).html;
-      stream = await changeProperty(ctx, stream, { description, rendered_description: rendered }, [
+      stream = await changeProperty(ctx, audienceOf, stream, { description, rendered_description: rendered }, [
         ['description', description, { rendered_description: rendered }],
       ]);
     }
@@ -180,13 +195,13 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
     if (name.toLowerCase() !== stream.name.toLowerCase() && (await getStreamByName(ctx.tx, ctx.realm.id, name))) {
       throw new ApiError(`Channel '${name}' already exists`);
     }
-    stream = await changeProperty(ctx, stream, { name }, [['name', name]]);
+    stream = await changeProperty(ctx, audienceOf, stream, { name }, [['name', name]]);
   }
 
   if (changes.streamPostPolicy !== undefined && changes.streamPostPolicy !== stream.stream_post_policy) {
     const policy = changes.streamPostPolicy;
     // The deprecated is_announcement_only follows for clients older than stream_post_policy.
-    stream = await changeProperty(ctx, stream, { stream_post_policy: policy }, [
+    stream = await changeProperty(ctx, audienceOf, stream, { stream_post_policy: policy }, [
       ['stream_post_policy', policy],
       ['is_announcement_only', policy === 2],
     ]);
@@ -196,7 +211,7 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
     const group = await getUserGroupById(ctx.tx, ctx.realm.id, changes.canRemoveSubscribersGroup);
     checkRemoveSubscribersGroup(group);
     if (group!.id !== stream.can_remove_subscribers_group_id) {
-      stream = await changeProperty(ctx, stream, { can_remove_subscribers_group_id: group!.id }, [
+      stream = await changeProperty(ctx, audienceOf, stream, { can_remove_subscribers_group_id: group!.id }, [
         ['can_remove_subscribers_group', group!.id],
       ]);
     }
