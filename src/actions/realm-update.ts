@@ -11,6 +11,7 @@ import {
   realmSettings,
 } from '../lib/realm-settings.js';
 import { isAdmin, isOwner } from '../lib/roles.js';
+import { notInList, parseJsonValue } from '../lib/settings-registry.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 
@@ -19,17 +20,7 @@ type Value = boolean | number | string | null;
 /** The settings PATCH /realm reads, besides name, description and the legacy allow_edit_history. */
 export const REALM_PATCH_NAMES: readonly string[] = Object.keys(REALM_PATCH_SPECS);
 
-function parseJsonValue(raw: string, name: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new ApiError(`${name} is not valid JSON`);
-  }
-}
-
 const SPECIAL_WORDS = new Set(['unlimited', 'forever']);
-
-const notInList = (name: string) => new ApiError(`Invalid ${name}: Value error, Not in the list of possible values`);
 
 function badValue(name: string, value: unknown): ApiError {
   return new ApiError(`Bad value for '${name}': ${String(value)}`, {

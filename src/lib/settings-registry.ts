@@ -102,10 +102,6 @@ const DEFAULTS: Readonly<Settings> = Object.freeze(
   Object.fromEntries(Object.entries(SETTINGS).map(([name, spec]) => [name, spec.default])),
 );
 
-export function defaultSettings(): Settings {
-  return { ...DEFAULTS };
-}
-
 /** Stored overrides (JSON text) laid over the registry defaults (or `base`); the result is read-only. */
 export function resolveSettings(stored: string | null | undefined, base: Readonly<Settings> = DEFAULTS): Readonly<Settings> {
   if (!stored || stored === '{}') return base;
@@ -121,7 +117,8 @@ export const NOTIFICATION_SOUNDS: readonly string[] = ['zulip'];
 /** The longest wait for batching notification emails: one week. */
 export const MAX_EMAIL_BATCHING_SECONDS = 7 * 24 * 3600;
 
-function parseJsonValue(raw: string, name: string): unknown {
+/** A raw request value read as JSON, with the reference's text when it is not. */
+export function parseJsonValue(raw: string, name: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
@@ -129,7 +126,8 @@ function parseJsonValue(raw: string, name: string): unknown {
   }
 }
 
-const notInList = (name: string) => new ApiError(`Invalid ${name}: Value error, Not in the list of possible values`);
+/** The reference's text for a value outside a setting's choices. */
+export const notInList = (name: string) => new ApiError(`Invalid ${name}: Value error, Not in the list of possible values`);
 
 /** Whether the name is an IANA time zone identifier (aliases included) the runtime knows. */
 export function isTimeZone(name: string): boolean {
