@@ -1,16 +1,14 @@
 // Personal settings in the POST /register state: the user_settings object, the legacy
 // top-level form of clients without user_settings_object, and the realm's defaults.
 import type { UserRow } from '../../db/schema.js';
-import { resolveSettings, SETTINGS } from '../../lib/settings-registry.js';
+import { NOTIFICATION_SOUNDS, resolveSettings, SETTINGS } from '../../lib/settings-registry.js';
 
-export const EMOJISET_CHOICES = [
+const EMOJISET_CHOICES = [
   { key: 'vendora', text: 'Vendor A style' },
   { key: 'vendora-blob', text: 'Vendor A blob style' },
   { key: 'vendorb', text: 'Vendor B style' },
   { key: 'text', text: 'Plain text' },
 ];
-
-export const AVAILABLE_NOTIFICATION_SOUNDS = ['zulip'];
 
 /** The user's settings as the user_settings object: every registry setting the user holds. */
 export function userSettingsState(user: Pick<UserRow, 'settings' | 'timezone'>): Record<string, unknown> {
@@ -20,7 +18,7 @@ export function userSettingsState(user: Pick<UserRow, 'settings' | 'timezone'>):
     // The time zone has its own column.
     timezone: user.timezone,
     emojiset_choices: EMOJISET_CHOICES,
-    available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    available_notification_sounds: NOTIFICATION_SOUNDS,
   };
 }
 
@@ -49,7 +47,7 @@ export function legacySettingsState(user: Pick<UserRow, 'settings' | 'timezone'>
     if ((spec.legacy === 'display' && wantDisplay) || (spec.legacy === 'notification' && wantNotifications)) state[name] = all[name];
   }
   if (wantDisplay) state.emojiset_choices = EMOJISET_CHOICES;
-  if (wantNotifications) state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
+  if (wantNotifications) state.available_notification_sounds = NOTIFICATION_SOUNDS;
   return state;
 }
 
@@ -59,6 +57,6 @@ export function realmUserSettingsDefaultsState(stored: string | null = null): Re
   const resolved = resolveSettings(stored);
   for (const [name, spec] of Object.entries(SETTINGS)) if (spec.realmDefault) state[name] = resolved[name];
   state.emojiset_choices = EMOJISET_CHOICES;
-  state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
+  state.available_notification_sounds = NOTIFICATION_SOUNDS;
   return state;
 }
