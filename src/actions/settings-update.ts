@@ -15,9 +15,7 @@ import type { Services } from '../services.js';
 import { type ActionContext, runAction } from './context.js';
 import { deleteAllDrafts } from './drafts.js';
 import { requestEmailChange } from './email-change.js';
-import { checkFullName, MIN_PASSWORD_LENGTH } from './user-create.js';
-
-export const MAX_PASSWORD_LENGTH = 100;
+import { checkFullName, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './user-create.js';
 
 /** The settings PATCH /settings accepts (column P of SPEC.md's table, and the reference's later ones). */
 export const PERSONAL_SETTINGS: readonly string[] = Object.entries(SETTINGS)

@@ -25,14 +25,16 @@ export interface NewUserSpec {
 
 // Control characters (NUL among them) never belong in an address.
 const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+$/u;
+const isValidEmail = (email: string) => EMAIL.test(email) && email.length <= 254;
 
 export function checkEmail(email: string): void {
-  if (!EMAIL.test(email) || email.length > 254) throw new ApiError(`Invalid email '${email}'`);
+  if (!isValidEmail(email)) throw new ApiError(`Invalid email '${email}'`);
 }
 
 export const MIN_NAME_LENGTH = 2;
 export const MAX_NAME_LENGTH = 100;
 export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 100;
 
 export function checkFullName(name: string): string {
   const trimmed = name.trim();
@@ -102,7 +104,7 @@ export interface CreateUserRequest {
 export async function checkCreateUser(ctx: ActionContext, request: CreateUserRequest): Promise<UserRow> {
   if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
   const fullName = checkFullName(request.fullName);
-  if (!EMAIL.test(request.email) || request.email.length > 254) throw new ApiError('Bad name or username');
+  if (!isValidEmail(request.email)) throw new ApiError('Bad name or username');
   if (await getUserByEmail(ctx.tx, ctx.realm.id, request.email)) {
     throw new ApiError(`Email '${request.email}' already in use`);
   }

@@ -1,13 +1,14 @@
 // The `realm` part of the POST /register state: the organization's settings as realm_<name>,
 // and the server's own limits and constants clients read at start-up.
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../actions/user-create.js';
 import type { RealmRow } from '../../db/schema.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
 import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 
 /** Bounds and timings the server announces (SPEC.md Limits; values from the reference contract). */
-export const SERVER_CONSTANTS = {
+const SERVER_CONSTANTS = {
   max_message_length: MAX_MESSAGE_LENGTH,
   max_topic_length: MAX_TOPIC_LENGTH,
   max_stream_name_length: MAX_STREAM_NAME_LENGTH,
@@ -22,8 +23,8 @@ export const SERVER_CONSTANTS = {
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,
   max_logo_file_size_mib: 5,
-  password_min_length: 6,
-  password_max_length: 100,
+  password_min_length: MIN_PASSWORD_LENGTH,
+  password_max_length: MAX_PASSWORD_LENGTH,
   password_min_guesses: 10000,
 };
 
