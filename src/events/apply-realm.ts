@@ -1,7 +1,8 @@
 // Folds realm setting changes (PATCH /realm) into a POST /register state.
+import { passesPolicy } from '../lib/permissions.js';
 import { renderRealmDescription } from '../lib/realm-format.js';
 import { Policy } from '../lib/realm-settings.js';
-import { isAdmin, isGuest } from '../lib/roles.js';
+import { isGuest } from '../lib/roles.js';
 
 type Dict = Record<string, any>;
 
@@ -13,22 +14,12 @@ const DERIVED_ABILITIES: Record<string, string[]> = {
   invite_to_realm_policy: ['can_invite_others_to_realm'],
 };
 
+const KNOWN_POLICIES: readonly number[] = Object.values(Policy);
+
 /** Whether a role passes a policy, when the role alone decides (full members also need their join date). */
 function passesByRole(role: number, policy: number): boolean | undefined {
-  switch (policy) {
-    case Policy.EVERYONE:
-      return true;
-    case Policy.MEMBERS:
-      return !isGuest({ role });
-    case Policy.ADMINS:
-      return isAdmin({ role });
-    case Policy.MODERATORS:
-      return role <= 300;
-    case Policy.NOBODY:
-      return false;
-    default:
-      return undefined;
-  }
+  if (policy === Policy.FULL_MEMBERS || !KNOWN_POLICIES.includes(policy)) return undefined;
+  return passesPolicy({ role, date_joined: 0 }, policy, 0, 0);
 }
 
 function setProperty(state: Dict, property: string, value: unknown, role: number): void {
