@@ -2,20 +2,17 @@
 // default_streams event carrying the whole list of ids.
 import type { RealmRow, StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
-import { isAdmin } from '../lib/roles.js';
+import { isAdmin, isGuest } from '../lib/roles.js';
 import { accessStreamById } from '../queries/stream-access.js';
 import { defaultStreamIds, getStreamById } from '../queries/streams.js';
 import { activeUserRoles } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 
-/** The realm's default stream ids, ascending (the register state and event form). */
-export async function sortedDefaultStreamIds(ctx: Pick<SystemContext, 'tx'>, realmId: number): Promise<number[]> {
-  return [...(await defaultStreamIds(ctx.tx, realmId))].sort((a, b) => a - b);
-}
-
+/** The whole list of ids, ascending (the register state's form), to everyone but guests. */
 async function notifyDefaultStreams(ctx: SystemContext, realm: RealmRow): Promise<void> {
-  const audience = (await activeUserRoles(ctx.tx, realm.id)).filter((u) => u.role !== 600).map((u) => u.id);
-  ctx.events.send({ type: 'default_streams', default_streams: await sortedDefaultStreamIds(ctx, realm.id) }, audience);
+  const audience = (await activeUserRoles(ctx.tx, realm.id)).filter((u) => !isGuest(u)).map((u) => u.id);
+  const ids = [...(await defaultStreamIds(ctx.tx, realm.id))].sort((a, b) => a - b);
+  ctx.events.send({ type: 'default_streams', default_streams: ids }, audience);
 }
 
 /** Marks the stream default; no event when it already was. */
