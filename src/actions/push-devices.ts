@@ -14,14 +14,14 @@ function requireHuman(user: UserRow): void {
   if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.');
 }
 
-export function checkPushToken(token: string, kind: number): void {
+function checkPushToken(token: string, kind: number): void {
   // No device has a token with NUL in it, and the store could not hold one.
   if (token === '' || token.length > MAX_TOKEN_LENGTH || token.includes('\u0000')) throw new ApiError('Empty or invalid length token');
   // APNs tokens are hexadecimal.
   if (kind === PushDeviceKind.APNS && !/^([0-9a-fA-F]{2})+$/.test(token)) throw new ApiError('Invalid APNS token');
 }
 
-export function checkAppId(appId: string): void {
+function checkAppId(appId: string): void {
   if (!APP_ID.test(appId)) throw new ApiError('Invalid app ID');
 }
 

@@ -6,7 +6,7 @@ import { byStreamName, streamDict, subscriptionDict } from '../../lib/stream-for
 import { listActiveStreams, subscriberIdsByRecipient } from '../../queries/streams.js';
 
 /** Whether the user may read a stream's subscriber list while not subscribed to it. */
-export function canSeeSubscribersUnsubscribed(user: Pick<UserRow, 'role'>, stream: { invite_only: number | boolean }): boolean {
+function canSeeSubscribersUnsubscribed(user: Pick<UserRow, 'role'>, stream: { invite_only: number | boolean }): boolean {
   return !stream.invite_only || isAdmin(user);
 }
 
