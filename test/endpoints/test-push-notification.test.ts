@@ -13,6 +13,16 @@ interface BouncerRequest {
   body: string;
 }
 
+/** The base payload every notification to the user carries in the dev realm. */
+const expectedBasePayload = (ctx: TestContext, userId: number) => ({
+  server: new URL(TEST_URL).host,
+  realm_id: ctx.seed.realm.id,
+  realm_name: 'Confab Dev',
+  realm_uri: TEST_URL,
+  realm_url: TEST_URL,
+  user_id: userId,
+});
+
 /** A stand-in push bouncer on a free local port: remembers registrations, refuses unknown devices. */
 async function fakeBouncer(): Promise<{ server: Server; url: string; requests: BouncerRequest[] }> {
   const requests: BouncerRequest[] = [];
@@ -65,14 +75,7 @@ for (const dialect of testDialects()) {
       expectSuccess(await ctx.as('mona').post('/users/me/android_gcm_reg_id', { token: 'monas-phone' }));
       transport.recent.length = 0;
       expectSuccess(await ctx.as('mark').post('/mobile_push/test_notification'));
-      const base = {
-        server: new URL(TEST_URL).host,
-        realm_id: ctx.seed.realm.id,
-        realm_name: 'Confab Dev',
-        realm_uri: TEST_URL,
-        realm_url: TEST_URL,
-        user_id: mark.id,
-      };
+      const base = expectedBasePayload(ctx, mark.id);
       assert.deepEqual(transport.recent, [
         {
           kind: 'test',
@@ -135,14 +138,7 @@ for (const dialect of testDialects()) {
         user_id: mark.id,
         token: 'phone',
         token_kind: 2,
-        base_payload: {
-          server: new URL(TEST_URL).host,
-          realm_id: ctx.seed.realm.id,
-          realm_name: 'Confab Dev',
-          realm_uri: TEST_URL,
-          realm_url: TEST_URL,
-          user_id: mark.id,
-        },
+        base_payload: expectedBasePayload(ctx, mark.id),
       });
     });
 
