@@ -6,7 +6,13 @@ import type { Services } from '../services.js';
 
 export class EventBuffer {
   readonly pending: Delivery[] = [];
+  /** Work that must wait for the commit too (dropping caches the change made stale). */
+  readonly afterCommitWork: Array<() => void> = [];
   constructor(private readonly check: boolean) {}
+
+  afterCommit(work: () => void): void {
+    this.afterCommitWork.push(work);
+  }
 
   send(event: Record<string, unknown>, users: Iterable<number>): void {
     const list = [...new Set(users)];
@@ -33,8 +39,10 @@ export async function runSystemAction<T>(services: Services, work: (ctx: SystemC
   let result!: T;
   await services.store.transact(async (tx) => {
     events.pending.length = 0;
+    events.afterCommitWork.length = 0;
     result = await work({ tx, now: Math.floor(services.clock.now()), events, services });
   });
+  for (const afterCommit of events.afterCommitWork) afterCommit();
   if (events.pending.length > 0) services.bus.publish(events.pending);
   return result;
 }

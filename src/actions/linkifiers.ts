@@ -1,50 +1,25 @@
 // Creating, changing, deleting and reordering linkifiers. Administrators only; every change
 // sends the realm's whole ordered list to everyone, and drops the compiled-list cache.
-import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
 import { checkLinkifier } from '../lib/linkifiers/validate.js';
 import { isAdmin } from '../lib/roles.js';
 import { getLinkifier, linkifierByPattern, listLinkifiers } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
-import type { Services } from '../services.js';
-import { type ActionContext, runAction } from './context.js';
+import type { ActionContext } from './context.js';
 
 const NOT_FOUND = 'Linkifier not found.';
 const DUPLICATE = 'Realm filter with this Realm and Pattern already exists.';
-
-/** Two administrators racing to add one pattern: the store's unique index decides, with the same error. */
-export async function uniqueOr<T>(work: Promise<T>, msg: string): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(msg);
-    throw error;
-  }
-}
 
 export function requireAdmin(ctx: ActionContext): void {
   if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
 }
 
-/**
- * Runs a change to the realm's linkifiers. The actions drop the cache inside the transaction; it is
- * dropped again after commit so a list read from before the change while it ran is not kept.
- */
-export async function runLinkifierChange<T>(
-  services: Services,
-  actor: UserRow,
-  realm: RealmRow,
-  work: (ctx: ActionContext) => Promise<T>,
-): Promise<T> {
-  const result = await runAction(services, actor, realm, work);
-  invalidateRealmLinkifiers(realm.id);
-  return result;
-}
-
 async function announce(ctx: ActionContext): Promise<void> {
+  // Dropped now for reads later in this transaction, and again once committed, so that a list read
+  // from before the change while it ran is not kept.
   invalidateRealmLinkifiers(ctx.realm.id);
+  ctx.events.afterCommit(() => invalidateRealmLinkifiers(ctx.realm.id));
   const linkifiers = await listLinkifiers(ctx.tx, ctx.realm.id);
   ctx.events.send({ type: 'realm_linkifiers', realm_linkifiers: linkifiers }, await activeUserIds(ctx.tx, ctx.realm.id));
 }
@@ -65,14 +40,11 @@ export async function addLinkifier(ctx: ActionContext, pattern: string, urlTempl
     .where('realm_id', '=', ctx.realm.id)
     .executeTakeFirst();
   const order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
-  const row = await uniqueOr(
-    ctx.tx
-      .insertInto('realm_filter')
-      .values({ realm_id: ctx.realm.id, pattern, url_template: urlTemplate, order })
-      .returning('id')
-      .executeTakeFirstOrThrow(),
-    DUPLICATE,
-  );
+  const row = await ctx.tx
+    .insertInto('realm_filter')
+    .values({ realm_id: ctx.realm.id, pattern, url_template: urlTemplate, order })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await announce(ctx);
   return row.id;
 }
@@ -82,10 +54,7 @@ export async function updateLinkifier(ctx: ActionContext, id: number, pattern: s
   if (!(await getLinkifier(ctx.tx, ctx.realm.id, id))) throw new ApiError(NOT_FOUND);
   checkLinkifier(pattern, urlTemplate);
   await checkPatternFree(ctx, pattern, id);
-  await uniqueOr(
-    ctx.tx.updateTable('realm_filter').set({ pattern, url_template: urlTemplate }).where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute(),
-    DUPLICATE,
-  );
+  await ctx.tx.updateTable('realm_filter').set({ pattern, url_template: urlTemplate }).where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute();
   await announce(ctx);
 }
 

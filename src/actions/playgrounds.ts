@@ -5,7 +5,7 @@ import { checkPlayground } from '../lib/linkifiers/validate.js';
 import { getPlayground, listPlaygrounds } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
-import { requireAdmin, uniqueOr } from './linkifiers.js';
+import { requireAdmin } from './linkifiers.js';
 
 const DUPLICATE = 'Realm playground with this Realm, Pygments language and Name already exists.';
 
@@ -33,14 +33,11 @@ export async function addPlayground(ctx: ActionContext, playground: NewPlaygroun
     .where('name', '=', name)
     .executeTakeFirst();
   if (clash) throw new ApiError(DUPLICATE);
-  const row = await uniqueOr(
-    ctx.tx
-      .insertInto('realm_playground')
-      .values({ realm_id: ctx.realm.id, name, highlighter_language: highlighterLanguage, url_template: urlTemplate })
-      .returning('id')
-      .executeTakeFirstOrThrow(),
-    DUPLICATE,
-  );
+  const row = await ctx.tx
+    .insertInto('realm_playground')
+    .values({ realm_id: ctx.realm.id, name, highlighter_language: highlighterLanguage, url_template: urlTemplate })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await announce(ctx);
   return row.id;
 }

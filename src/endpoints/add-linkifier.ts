@@ -1,5 +1,6 @@
 // POST /realm/filters: add a linkifier (administrators).
-import { addLinkifier, runLinkifierChange } from '../actions/linkifiers.js';
+import { runAction } from '../actions/context.js';
+import { addLinkifier } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 
@@ -8,7 +9,7 @@ export default endpoint({
   url: '/realm/filters',
   params: { pattern: p.string(), url_template: p.string() },
   async handler({ params, user, realm, services }) {
-    const id = await runLinkifierChange(services, user, realm, (ctx) => addLinkifier(ctx, params.pattern, params.url_template));
+    const id = await runAction(services, user, realm, (ctx) => addLinkifier(ctx, params.pattern, params.url_template));
     return { id };
   },
 });

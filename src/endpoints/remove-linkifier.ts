@@ -1,5 +1,6 @@
 // DELETE /realm/filters/{filter_id}: remove a linkifier (administrators).
-import { removeLinkifier, runLinkifierChange } from '../actions/linkifiers.js';
+import { runAction } from '../actions/context.js';
+import { removeLinkifier } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 
@@ -8,7 +9,7 @@ export default endpoint({
   url: '/realm/filters/:filter_id',
   params: { filter_id: p.pathInt() },
   async handler({ params, user, realm, services }) {
-    await runLinkifierChange(services, user, realm, (ctx) => removeLinkifier(ctx, params.filter_id));
+    await runAction(services, user, realm, (ctx) => removeLinkifier(ctx, params.filter_id));
     return {};
   },
 });

@@ -1,6 +1,7 @@
 // PATCH /realm/linkifiers: set the order linkifiers apply in (administrators).
 import { z } from 'zod';
-import { reorderLinkifiers, runLinkifierChange } from '../actions/linkifiers.js';
+import { runAction } from '../actions/context.js';
+import { reorderLinkifiers } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 
@@ -9,7 +10,7 @@ export default endpoint({
   url: '/realm/linkifiers',
   params: { ordered_linkifier_ids: p.json(z.array(z.number().int())) },
   async handler({ params, user, realm, services }) {
-    await runLinkifierChange(services, user, realm, (ctx) => reorderLinkifiers(ctx, params.ordered_linkifier_ids));
+    await runAction(services, user, realm, (ctx) => reorderLinkifiers(ctx, params.ordered_linkifier_ids));
     return {};
   },
 });

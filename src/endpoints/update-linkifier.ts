@@ -1,5 +1,6 @@
 // PATCH /realm/filters/{filter_id}: change a linkifier's pattern and URL template (administrators).
-import { updateLinkifier, runLinkifierChange } from '../actions/linkifiers.js';
+import { runAction } from '../actions/context.js';
+import { updateLinkifier } from '../actions/linkifiers.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 
@@ -8,7 +9,7 @@ export default endpoint({
   url: '/realm/filters/:filter_id',
   params: { filter_id: p.pathInt(), pattern: p.string(), url_template: p.string() },
   async handler({ params, user, realm, services }) {
-    await runLinkifierChange(services, user, realm, (ctx) => updateLinkifier(ctx, params.filter_id, params.pattern, params.url_template));
+    await runAction(services, user, realm, (ctx) => updateLinkifier(ctx, params.filter_id, params.pattern, params.url_template));
     return {};
   },
 });
