@@ -9,7 +9,7 @@ import { personalState } from './state/personal.js';
 import { realmState } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
-import { streamState, subscriptionState } from './state/streams.js';
+import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
 import { realmUserState } from './state/users.js';
 import type { ClientCapabilities } from './types.js';
 
@@ -41,8 +41,11 @@ export async function fetchInitialState(
 
   if (want('realm')) Object.assign(state, realmState(realm, options));
   if (want('realm_user')) Object.assign(state, await realmUserState(db, user, realm, options.now, options.clientGravatar));
-  if (want('subscription')) Object.assign(state, await subscriptionState(db, user, options.includeSubscribers));
-  if (want('stream')) Object.assign(state, await streamState(db, user));
+  if (want('subscription') || want('stream')) {
+    const known = await loadUserStreams(db, user);
+    if (want('subscription')) Object.assign(state, await subscriptionState(db, user, options.includeSubscribers, known));
+    if (want('stream')) Object.assign(state, streamState(user, known));
+  }
   if (want('default_streams')) Object.assign(state, await defaultStreamsState(db, user));
   if (want('message')) state.max_message_id = await maxMessageIdForUser(db, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadState(db, user.id);

@@ -1,5 +1,5 @@
 // The `subscription` and `stream` parts of the POST /register state.
-import type { DbOrTx, UserRow } from '../../db/schema.js';
+import type { DbOrTx, StreamRow, SubscriptionRow, UserRow } from '../../db/schema.js';
 import { canSeeStream } from '../../lib/permissions.js';
 import { isAdmin } from '../../lib/roles.js';
 import { byStreamName, streamDict, subscriptionDict } from '../../lib/stream-format.js';
@@ -10,10 +10,21 @@ function canSeeSubscribersUnsubscribed(user: Pick<UserRow, 'role'>, stream: { in
   return !stream.invite_only || isAdmin(user);
 }
 
-/** subscriptions, unsubscribed and never_subscribed, each by stream name. */
-export async function subscriptionState(db: DbOrTx, user: UserRow, includeSubscribers: boolean) {
+/** The realm's active streams and every subscription row of the user: what both parts read. */
+export interface UserStreams {
+  streams: StreamRow[];
+  rows: SubscriptionRow[];
+}
+
+export async function loadUserStreams(db: DbOrTx, user: UserRow): Promise<UserStreams> {
   const streams = await listActiveStreams(db, user.realm_id);
   const rows = await db.selectFrom('subscription').selectAll().where('user_id', '=', user.id).execute();
+  return { streams, rows };
+}
+
+/** subscriptions, unsubscribed and never_subscribed, each by stream name. */
+export async function subscriptionState(db: DbOrTx, user: UserRow, includeSubscribers: boolean, known: UserStreams) {
+  const { streams, rows } = known;
   const subByRecipient = new Map(rows.map((row) => [row.recipient_id, row]));
   const subscribers = includeSubscribers ? await subscriberIdsByRecipient(db, streams.map((s) => s.recipient_id!)) : null;
   const subscribersOf = (recipientId: number, visible: boolean) =>
@@ -39,15 +50,9 @@ export async function subscriptionState(db: DbOrTx, user: UserRow, includeSubscr
 }
 
 /** streams: every stream the user may know exists, by name. */
-export async function streamState(db: DbOrTx, user: UserRow) {
-  const streams = await listActiveStreams(db, user.realm_id);
-  const active = await db
-    .selectFrom('subscription')
-    .select('recipient_id')
-    .where('user_id', '=', user.id)
-    .where('active', '=', 1)
-    .execute();
-  const subscribed = new Set(active.map((row) => row.recipient_id));
+export function streamState(user: UserRow, known: UserStreams) {
+  const { streams, rows } = known;
+  const subscribed = new Set(rows.filter((row) => row.active).map((row) => row.recipient_id));
   return {
     streams: streams
       .filter((stream) => canSeeStream(user, stream, subscribed.has(stream.recipient_id!)))
