@@ -60,8 +60,8 @@ export async function fetchInitialState(
     state.realm_user_settings_defaults = realmUserSettingsDefaultsState(await realmUserDefaultsText(db, realm.id));
   }
 
-  // Areas whose stores do not exist yet start empty, so clients find the keys they expect.
   if (want('realm_linkifiers')) state.realm_linkifiers = await realmLinkifiersState(db, realm.id, options.capabilities);
+  // The legacy realm_filters list is always empty (the reference keeps the key for old clients).
   if (want('realm_filters')) state.realm_filters = [];
   if (want('realm_playgrounds')) state.realm_playgrounds = await realmPlaygroundsState(db, realm.id);
 
