@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { STREAM_POST_POLICIES } from '../lib/stream-format.js';
+import { parseRetentionDays } from '../lib/stream-update-rules.js';
 
 const STREAM_REQUEST_KEYS = ['name', 'description', 'color'];
 const COLOR = /^#([a-fA-F0-9]{3,6})$/;
@@ -48,23 +49,6 @@ export function principalList(value: unknown, name: string): Principals {
 }
 
 /** "realm_default" (null), "unlimited" (-1) or a positive number of days; JSON or bare text. */
-function retentionDays(raw: string, name: string): number | null {
-  let value: unknown = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // A bare word such as unlimited is taken as the string it is.
-  }
-  if (value === 'realm_default') return null;
-  if (value === 'unlimited') return -1;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  if (typeof value !== 'string' && typeof value !== 'number') throw new ApiError(`${name} is not a string or an integer`);
-  throw new ApiError(`Bad value for '${name}': ${String(value)}`, {
-    code: 'REQUEST_VARIABLE_INVALID',
-    data: { var_name: name, bad_value: value },
-  });
-}
-
 export default endpoint({
   method: 'POST',
   url: '/users/me/subscriptions',
@@ -81,7 +65,7 @@ export default endpoint({
       if (!STREAM_POST_POLICIES.includes(value)) throw new ApiError(`Invalid ${name}`);
       return value;
     }).default(1),
-    message_retention_days: p.raw().then(retentionDays).default(null),
+    message_retention_days: p.raw().then(parseRetentionDays).default(null),
     can_remove_subscribers_group: p.int().optional(),
   },
   async handler({ params, user, realm, services }) {

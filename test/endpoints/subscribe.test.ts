@@ -276,6 +276,12 @@ for (const dialect of testDialects()) {
         "Bad value for 'message_retention_days': sometimes",
         'REQUEST_VARIABLE_INVALID',
       );
+      // Beyond what the stores' integer column holds.
+      expectError(
+        await ctx.as('olivia').post('/users/me/subscriptions', { ...subscribeTo('never'), message_retention_days: 3_000_000_000 }),
+        "Bad value for 'message_retention_days': 3000000000",
+        'REQUEST_VARIABLE_INVALID',
+      );
     });
 
     it('checks stream_post_policy', async () => {
