@@ -4,6 +4,7 @@ import type { StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { isAdmin, isGuest, isOwner } from '../lib/roles.js';
 import { canAddSubscribers, canCreateStreams, canSubscribeOthers } from '../lib/stream-permissions.js';
+import { checkRemoveSubscribersGroup } from '../lib/stream-update-rules.js';
 import { getStreamsByNames, getUserGroupById, subscribedStreamIds } from '../queries/streams.js';
 import { getUserByEmail, getUsersByIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
@@ -56,15 +57,9 @@ export async function resolvePrincipals(ctx: ActionContext, principals: Principa
 }
 
 /** The can_remove_subscribers_group value: a system group other than role:internet and role:owners. */
-async function checkRemoveSubscribersGroup(ctx: ActionContext, groupId: number): Promise<number> {
-  const setting = 'can_remove_subscribers_group';
-  const group = await getUserGroupById(ctx.tx, ctx.realm.id, groupId);
-  if (!group) throw new ApiError('Invalid user group');
-  if (!group.is_system_group) throw new ApiError(`'${setting}' must be a system user group.`);
-  for (const forbidden of ['role:internet', 'role:owners']) {
-    if (group.name === forbidden) throw new ApiError(`'${setting}' setting cannot be set to '${forbidden}' group.`);
-  }
-  return group.id;
+async function removeSubscribersGroupId(ctx: ActionContext, groupId: number): Promise<number> {
+  checkRemoveSubscribersGroup(await getUserGroupById(ctx.tx, ctx.realm.id, groupId));
+  return groupId;
 }
 
 /** Checks that the actor may create the missing streams with the requested settings. */
@@ -81,7 +76,7 @@ function checkCreation(ctx: ActionContext, request: SubscribeRequest): void {
 export async function checkAddSubscriptions(ctx: ActionContext, request: SubscribeRequest): Promise<SubscribeResult> {
   if (isGuest(ctx.actor)) throw new ApiError('Not allowed for guest users');
   const removeGroupId =
-    request.canRemoveSubscribersGroupId === null ? null : await checkRemoveSubscribersGroup(ctx, request.canRemoveSubscribersGroupId);
+    request.canRemoveSubscribersGroupId === null ? null : await removeSubscribersGroupId(ctx, request.canRemoveSubscribersGroupId);
 
   const principals = request.principals ?? [];
   const others = principals.length > 0 ? await resolvePrincipals(ctx, principals) : [];
