@@ -64,17 +64,22 @@ async function administratorsGroupId(ctx: SystemContext, realmId: number): Promi
   return group?.id ?? null;
 }
 
-export async function doCreateStream(ctx: SystemContext, realm: RealmRow, spec: NewStreamSpec): Promise<StreamRow> {
-  const name = checkStreamName(spec.name);
-  if (await getStreamByName(ctx.tx, realm.id, name)) throw new ApiError(`Channel '${name}' already exists`);
-  const description = (spec.description ?? '').replace(/\n/g, ' ');
+/** A stream description as stored: one line, bounded, without NUL (PostgreSQL text refuses it), and rendered. */
+export function checkStreamDescription(raw: string): { description: string; rendered_description: string } {
+  const description = raw.replace(/\n/g, ' ');
   const chars = [...description];
   if (chars.length > MAX_STREAM_DESCRIPTION_LENGTH) {
     throw new ApiError(`description is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
   }
-  // NUL cannot be stored (PostgreSQL text refuses it).
   const nul = chars.indexOf('\u0000');
   if (nul >= 0) throw new ApiError(`Invalid character in channel description, at position ${nul + 1}.`);
+  return { description, rendered_description: description === '' ? '' : renderMarkdown(description).html };
+}
+
+export async function doCreateStream(ctx: SystemContext, realm: RealmRow, spec: NewStreamSpec): Promise<StreamRow> {
+  const name = checkStreamName(spec.name);
+  if (await getStreamByName(ctx.tx, realm.id, name)) throw new ApiError(`Channel '${name}' already exists`);
+  const { description, rendered_description } = checkStreamDescription(spec.description ?? '');
   const inviteOnly = spec.inviteOnly ?? false;
   const removeGroupId =
     spec.canRemoveSubscribersGroupId === undefined || spec.canRemoveSubscribersGroupId === null
@@ -84,7 +89,7 @@ export async function doCreateStream(ctx: SystemContext, realm: RealmRow, spec: 
     realm_id: realm.id,
     name,
     description,
-    rendered_description: description === '' ? '' : renderMarkdown(description).html,
+    rendered_description,
     invite_only: inviteOnly ? 1 : 0,
     is_web_public: spec.isWebPublic ? 1 : 0,
     history_public_to_subscribers: historyPublicDefault(inviteOnly, spec.historyPublicToSubscribers) ? 1 : 0,

@@ -3,7 +3,6 @@
 // Each changed property is one stream update event to everyone who can see the stream.
 import type { StreamRow, StreamUpdate } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
-import { renderMarkdown } from '../lib/markdown/index.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin, isOwner } from '../lib/roles.js';
@@ -19,7 +18,7 @@ import { defaultStreamIds, getStreamById, getStreamByName, getUserGroupById, sub
 import { activeUserRoles } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 import { doAddDefaultStream, doRemoveDefaultStream } from './default-streams.js';
-import { checkStreamName, MAX_STREAM_DESCRIPTION_LENGTH } from './stream-create.js';
+import { checkStreamDescription, checkStreamName } from './stream-create.js';
 
 export interface StreamChanges {
   description?: string;
@@ -77,18 +76,6 @@ export function checkWebPublicAllowed(ctx: ActionContext): void {
     throw new ApiError('Web-public channels are not enabled.');
   }
   if (!passesWebPublicPolicy(ctx.actor, settings.create_web_public_stream_policy)) throw new ApiError('Insufficient permission');
-}
-
-function checkDescription(raw: string): string {
-  // Descriptions are one line.
-  const description = raw.replace(/\n/g, ' ');
-  const chars = [...description];
-  if (chars.length > MAX_STREAM_DESCRIPTION_LENGTH) {
-    throw new ApiError(`description is too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters)`);
-  }
-  const nul = chars.indexOf('\u0000');
-  if (nul >= 0) throw new ApiError(`Invalid character in channel description, at position ${nul + 1}.`);
-  return description;
 }
 
 async function saveStream(ctx: ActionContext, stream: StreamRow, changes: StreamUpdate): Promise<StreamRow> {
@@ -178,11 +165,10 @@ export async function checkUpdateStream(ctx: ActionContext, streamId: number, ch
   }
 
   if (changes.description !== undefined) {
-    const description = checkDescription(changes.description);
+    const { description, rendered_description } = checkStreamDescription(changes.description);
     if (description !== stream.description) {
-      const rendered = description === '' ? '' : renderMarkdown(description).html;
-      stream = await changeProperty(ctx, audienceOf, stream, { description, rendered_description: rendered }, [
-        ['description', description, { rendered_description: rendered }],
+      stream = await changeProperty(ctx, audienceOf, stream, { description, rendered_description }, [
+        ['description', description, { rendered_description }],
       ]);
     }
   }
