@@ -176,3 +176,10 @@ export class InvalidRemotePushDeviceTokenError extends ApiError {
     super('Device not recognized by the push bouncer', { code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN' });
   }
 }
+
+/** A value of the right type that the setting does not take. */
+export class RequestVariableInvalidError extends ApiError {
+  constructor(name: string, value: unknown) {
+    super(`Bad value for '${name}': ${String(value)}`, { code: 'REQUEST_VARIABLE_INVALID', data: { var_name: name, bad_value: value } });
+  }
+}

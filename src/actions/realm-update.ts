@@ -1,6 +1,6 @@
 // PATCH /realm: administrators change the organization's name, description and settings;
 // every active user hears of each change in the event form the reference uses for it.
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError, RequestVariableInvalidError, UnauthorizedPrincipalError } from '../errors.js';
 import { isLanguageCode } from '../lib/languages.js';
 import {
   MAX_REALM_DESCRIPTION_LENGTH,
@@ -21,13 +21,6 @@ type Value = boolean | number | string | null;
 export const REALM_PATCH_NAMES: readonly string[] = Object.keys(REALM_PATCH_SPECS);
 
 const SPECIAL_WORDS = new Set(['unlimited', 'forever']);
-
-function badValue(name: string, value: unknown): ApiError {
-  return new ApiError(`Bad value for '${name}': ${String(value)}`, {
-    code: 'REQUEST_VARIABLE_INVALID',
-    data: { var_name: name, bad_value: value },
-  });
-}
 
 function checkText(name: string, raw: string, maxLength?: number): string {
   if (raw.includes('\u0000')) throw new ApiError(`${name} contains NULL (0x00) characters.`);
@@ -58,7 +51,7 @@ export function parseRealmSetting(name: string, rule: RealmSettingRule, raw: str
         throw new ApiError(`${name} is not a string or an integer`);
       }
       if (value === 'unlimited' || (rule.kind === 'retention' && value === 'forever')) return rule.kind === 'retention' ? -1 : null;
-      if (typeof value === 'string' || value <= 0 || value > 2_147_483_647) throw badValue(name, value);
+      if (typeof value === 'string' || value <= 0 || value > 2_147_483_647) throw new RequestVariableInvalidError(name, value);
       return value;
     }
     case 'string': {

@@ -1,7 +1,7 @@
 // Pure rules of PATCH /streams/{stream_id}: which permission combinations a stream may have,
 // the message_retention_days values, web-public permission and the removal-group setting.
 import type { StreamRow, UserGroupRow, UserRow } from '../db/schema.js';
-import { ApiError } from '../errors.js';
+import { ApiError, RequestVariableInvalidError } from '../errors.js';
 import { isAdmin, isModerator, isOwner } from './roles.js';
 
 /** The permission flags of a stream as they will be after the change. */
@@ -72,10 +72,7 @@ export function parseRetentionDays(raw: string, name = 'message_retention_days')
   if (typeof value === 'string' && Object.hasOwn(RETENTION_SPECIAL_VALUES, value)) return RETENTION_SPECIAL_VALUES[value]!;
   if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647) return value;
   if (typeof value !== 'string' && typeof value !== 'number') throw new ApiError(`${name} is not a string or an integer`);
-  throw new ApiError(`Bad value for '${name}': ${String(value)}`, {
-    code: 'REQUEST_VARIABLE_INVALID',
-    data: { var_name: name, bad_value: value },
-  });
+  throw new RequestVariableInvalidError(name, value);
 }
 
 const REMOVE_SUBSCRIBERS_SETTING = 'can_remove_subscribers_group';
