@@ -1,8 +1,9 @@
 // Default streams: the streams new users join. Changes reach everyone but guests as one
 // default_streams event carrying the whole list of ids.
-import type { RealmRow, StreamRow, UserRow } from '../db/schema.js';
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
-import { isAdmin, isGuest } from '../lib/roles.js';
+import type { RealmRow, StreamRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { isGuest } from '../lib/roles.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { accessStreamById } from '../queries/stream-access.js';
 import { defaultStreamIds, getStreamById } from '../queries/streams.js';
 import { activeUserRoles } from '../queries/users.js';
@@ -31,10 +32,6 @@ export async function doRemoveDefaultStream(ctx: SystemContext, realm: RealmRow,
     .where('stream_id', '=', stream.id)
     .executeTakeFirst();
   if (Number(result.numDeletedRows) > 0) await notifyDefaultStreams(ctx, realm);
-}
-
-function requireAdmin(actor: UserRow): void {
-  if (!isAdmin(actor)) throw new UnauthorizedPrincipalError();
 }
 
 /** POST /default_streams: administrators only; private streams cannot be default. */

@@ -1,9 +1,9 @@
 // Creating, changing, deleting and reordering linkifiers. Administrators only; every change
 // sends the realm's whole ordered list to everyone, and drops the compiled-list cache.
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
 import { checkLinkifier } from '../lib/linkifiers/validate.js';
-import { isAdmin } from '../lib/roles.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { getLinkifier, linkifierByPattern, listLinkifiers } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
@@ -11,9 +11,6 @@ import type { ActionContext } from './context.js';
 const NOT_FOUND = 'Linkifier not found.';
 const DUPLICATE = 'Realm filter with this Realm and Pattern already exists.';
 
-export function requireAdmin(ctx: ActionContext): void {
-  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
-}
 
 async function announce(ctx: ActionContext): Promise<void> {
   // Dropped now for reads later in this transaction, and again once committed, so that a list read
@@ -31,7 +28,7 @@ async function checkPatternFree(ctx: ActionContext, pattern: string, exceptId?: 
 
 /** Adds a linkifier at the end of the realm's list; returns its id. */
 export async function addLinkifier(ctx: ActionContext, pattern: string, urlTemplate: string): Promise<number> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   checkLinkifier(pattern, urlTemplate);
   await checkPatternFree(ctx, pattern);
   const last = await ctx.tx
@@ -50,7 +47,7 @@ export async function addLinkifier(ctx: ActionContext, pattern: string, urlTempl
 }
 
 export async function updateLinkifier(ctx: ActionContext, id: number, pattern: string, urlTemplate: string): Promise<void> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   if (!(await getLinkifier(ctx.tx, ctx.realm.id, id))) throw new ApiError(NOT_FOUND);
   checkLinkifier(pattern, urlTemplate);
   await checkPatternFree(ctx, pattern, id);
@@ -59,7 +56,7 @@ export async function updateLinkifier(ctx: ActionContext, id: number, pattern: s
 }
 
 export async function removeLinkifier(ctx: ActionContext, id: number): Promise<void> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   if (!(await getLinkifier(ctx.tx, ctx.realm.id, id))) throw new ApiError(NOT_FOUND);
   await ctx.tx.deleteFrom('realm_filter').where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute();
   await announce(ctx);
@@ -67,7 +64,7 @@ export async function removeLinkifier(ctx: ActionContext, id: number): Promise<v
 
 /** Puts the realm's linkifiers in the given order; the list must name each of them exactly once. */
 export async function reorderLinkifiers(ctx: ActionContext, orderedIds: number[]): Promise<void> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   const wanted = new Set(orderedIds);
   if (wanted.size < orderedIds.length) throw new ApiError('The ordered list must not contain duplicated linkifiers');
   const existing = await listLinkifiers(ctx.tx, ctx.realm.id);

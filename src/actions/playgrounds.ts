@@ -2,10 +2,10 @@
 // whole list to everyone, with the language under both of its names.
 import { ApiError } from '../errors.js';
 import { checkPlayground } from '../lib/linkifiers/validate.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { getPlayground, listPlaygrounds } from '../queries/linkifiers.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
-import { requireAdmin } from './linkifiers.js';
 
 const DUPLICATE = 'Realm playground with this Realm, Pygments language and Name already exists.';
 
@@ -22,7 +22,7 @@ export interface NewPlayground {
 
 /** Adds a playground; returns its id. */
 export async function addPlayground(ctx: ActionContext, playground: NewPlayground): Promise<number> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   const { name, highlighterLanguage, urlTemplate } = playground;
   checkPlayground(highlighterLanguage, urlTemplate);
   const clash = await ctx.tx
@@ -43,7 +43,7 @@ export async function addPlayground(ctx: ActionContext, playground: NewPlaygroun
 }
 
 export async function removePlayground(ctx: ActionContext, id: number): Promise<void> {
-  requireAdmin(ctx);
+  requireAdmin(ctx.actor);
   if (!(await getPlayground(ctx.tx, ctx.realm.id, id))) throw new ApiError('Invalid playground');
   await ctx.tx.deleteFrom('realm_playground').where('realm_id', '=', ctx.realm.id).where('id', '=', id).execute();
   await announce(ctx);

@@ -10,8 +10,9 @@ import {
   type RealmSettingRule,
   realmSettings,
 } from '../lib/realm-settings.js';
-import { isAdmin, isOwner } from '../lib/roles.js';
+import { isOwner } from '../lib/roles.js';
 import { notInList, parseJsonValue } from '../lib/settings-registry.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 
@@ -73,7 +74,7 @@ export interface RealmUpdateRequest {
 
 /** Applies the changes; returns each changed value ("updated" for text), as the reference answers. */
 export async function checkUpdateRealm(ctx: ActionContext, request: RealmUpdateRequest): Promise<Record<string, Value>> {
-  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+  requireAdmin(ctx.actor);
   const wanted: Record<string, Value> = {};
   for (const name of REALM_PATCH_NAMES) {
     const raw = request.settings[name];

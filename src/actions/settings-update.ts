@@ -2,13 +2,14 @@
 // with the events that keep the user's clients (and, for name and time zone, everyone) current.
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { LEGACY_TOP_LEVEL } from '../events/state/settings.js';
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { hashPassword, verifyPassword } from '../lib/credentials.js';
 import { languageName } from '../lib/languages.js';
 import { type MailMessage, mailTransportFor } from '../lib/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { mergeSettings, parseSetting, resolveSettings, SETTINGS, type Settings, type SettingValue } from '../lib/settings-registry.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { activeUserIds } from '../queries/users.js';
 import type { Services } from '../services.js';
@@ -147,7 +148,7 @@ export const REALM_DEFAULT_SETTINGS: readonly string[] = Object.entries(SETTINGS
 
 /** PATCH /realm/user_settings_defaults: what users joining from now on start with; existing users keep theirs. */
 export async function checkUpdateRealmUserDefaults(ctx: ActionContext, raw: Record<string, string | undefined>): Promise<void> {
-  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+  requireAdmin(ctx.actor);
   const requested = parseSettings(REALM_DEFAULT_SETTINGS, raw);
   const storedText = await realmUserDefaultsText(ctx.tx, ctx.realm.id);
   const current = resolveSettings(storedText);

@@ -2,8 +2,7 @@
 // announced with its own delete_message event. The topic is gone once its last message is.
 import { sql } from 'kysely';
 import type { RealmRow, UserRow } from '../db/schema.js';
-import { UnauthorizedPrincipalError } from '../errors.js';
-import { isAdmin } from '../lib/roles.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { MESSAGE_COLUMNS } from '../queries/message-dicts.js';
 import { isStorableText } from '../queries/users.js';
 import type { Services } from '../services.js';
@@ -30,7 +29,7 @@ async function newestOfTopic(ctx: ActionContext, recipientId: number, topic: str
 
 /** POST /streams/{stream_id}/delete_topic: false when the time budget ran out first (the client repeats). */
 export async function deleteTopic(services: Services, user: UserRow, realm: RealmRow, streamId: number, topic: string): Promise<boolean> {
-  if (!isAdmin(user)) throw new UnauthorizedPrincipalError();
+  requireAdmin(user);
   return runBatches(
     services,
     user,

@@ -1,9 +1,10 @@
 // Creating users: the row, its personal recipient, default-stream subscriptions, and the realm_user event.
 import type { NewUser, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
-import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
-import { isAdmin, Role } from '../lib/roles.js';
+import { Role } from '../lib/roles.js';
+import { requireAdmin } from '../lib/permissions.js';
 import { userDict } from '../lib/user-format.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { activeUserIds, getUserByEmail } from '../queries/users.js';
@@ -102,7 +103,7 @@ export interface CreateUserRequest {
 
 /** POST /users: an administrator creates an account with a password. */
 export async function checkCreateUser(ctx: ActionContext, request: CreateUserRequest): Promise<UserRow> {
-  if (!isAdmin(ctx.actor)) throw new UnauthorizedPrincipalError();
+  requireAdmin(ctx.actor);
   const fullName = checkFullName(request.fullName);
   if (!isValidEmail(request.email)) throw new ApiError('Bad name or username');
   if (await getUserByEmail(ctx.tx, ctx.realm.id, request.email)) {

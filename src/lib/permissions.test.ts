@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Role } from './roles.js';
-import { canAccessStreamHistory, canSeeStream, canSubscribeSelf } from './permissions.js';
+import { canAccessStreamHistory, canSeeStream, canSubscribeSelf, requireAdmin } from './permissions.js';
 
 const member = { role: Role.MEMBER };
 const admin = { role: Role.ADMINISTRATOR };
@@ -33,5 +33,15 @@ describe('stream permissions', () => {
     assert.equal(canSubscribeSelf(member, open), true);
     assert.equal(canSubscribeSelf(guest, open), false);
     assert.equal(canSubscribeSelf(admin, privateShared), false);
+  });
+});
+
+describe('requireAdmin', () => {
+  it('passes administrators and owners, and answers UNAUTHORIZED_PRINCIPAL to everyone else', () => {
+    requireAdmin({ role: Role.OWNER });
+    requireAdmin({ role: Role.ADMINISTRATOR });
+    for (const role of [Role.MODERATOR, Role.MEMBER, Role.GUEST]) {
+      assert.throws(() => requireAdmin({ role }), { message: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
+    }
   });
 });

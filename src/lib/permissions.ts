@@ -1,5 +1,6 @@
 // Who may see and do what: pure rules over rows already loaded.
 import type { StreamRow, UserRow } from '../db/schema.js';
+import { UnauthorizedPrincipalError } from '../errors.js';
 import { isAdmin, isGuest } from './roles.js';
 
 type Viewer = Pick<UserRow, 'role'>;
@@ -49,4 +50,9 @@ export function passesPolicy(
     default:
       return false;
   }
+}
+
+/** Administrators only: the reference's UNAUTHORIZED_PRINCIPAL answer for anyone else. */
+export function requireAdmin(user: Pick<UserRow, 'role'>): void {
+  if (!isAdmin(user)) throw new UnauthorizedPrincipalError();
 }
