@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../errors.js';
-import { byNewestEdit, byOldestEdit, type DraftDict, draftInput, draftText, truncateDraftTopic } from './drafts.js';
+import { byNewestEdit, byOldestEdit, type DraftDict, draftInput, draftText } from './drafts.js';
+import { truncateTopic } from './message-content.js';
 
 const input = (over: Record<string, unknown>) => draftInput.parse({ type: '', to: [], topic: '', content: 'hi', ...over });
 const refusal = (fn: () => unknown, msg: string) => assert.throws(fn, (e: unknown) => e instanceof ApiError && e.message === msg);
@@ -26,8 +27,8 @@ describe('draft rules', () => {
   });
 
   it('truncates long topics with an ellipsis, counting characters', () => {
-    assert.equal(truncateDraftTopic('é'.repeat(60)), 'é'.repeat(60));
-    assert.equal(truncateDraftTopic('😀'.repeat(61)), `${'😀'.repeat(57)}...`);
+    assert.equal(truncateTopic('é'.repeat(60)), 'é'.repeat(60));
+    assert.equal(truncateTopic('😀'.repeat(61)), `${'😀'.repeat(57)}...`);
   });
 
   it('orders by edit time, then id', () => {

@@ -1,7 +1,7 @@
 // The Draft resource: its accepted shape and the rules that need no store.
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { MAX_TOPIC_LENGTH, normalizeContent } from './message-content.js';
+import { normalizeContent, truncateTopic } from './message-content.js';
 
 const MAX_TIMESTAMP = 253_402_300_799;
 
@@ -29,14 +29,6 @@ export interface DraftDict {
   timestamp: number;
 }
 
-const ELLIPSIS = '...';
-
-/** Long topics are cut to the limit with an ellipsis, as message topics are; never refused. */
-export function truncateDraftTopic(topic: string, maxLength = MAX_TOPIC_LENGTH): string {
-  const chars = [...topic];
-  if (chars.length <= maxLength) return topic;
-  return chars.slice(0, maxLength - ELLIPSIS.length).join('') + ELLIPSIS;
-}
 
 /** What is stored for a draft apart from its recipient: normalized content, topic and edit time. */
 export interface DraftText {
@@ -52,7 +44,8 @@ export function draftText(draft: DraftInput, now: number): DraftText {
   if (timestamp < 0) throw new ApiError('Timestamp must not be negative.');
   let topic = '';
   if (draft.type === 'stream') {
-    topic = truncateDraftTopic(draft.topic);
+    // Long topics are cut as message topics are; never refused.
+    topic = truncateTopic(draft.topic);
     if (topic.includes('\u0000')) throw new ApiError('Topic must not contain null bytes');
     if (draft.to.length !== 1) throw new ApiError('Must specify exactly 1 channel ID for channel messages');
   }

@@ -32,6 +32,12 @@ export function normalizeTopic(raw: string, maxLength = MAX_TOPIC_LENGTH): strin
   const bad = chars.findIndex((ch) => FORBIDDEN_IN_TOPIC.test(ch));
   if (bad >= 0) throw new ApiError(`Invalid character in topic, at position ${bad + 1}!`);
   if (topic === '') return EMPTY_TOPIC;
+  return truncateTopic(topic, maxLength);
+}
+
+/** A topic over the limit is cut, by characters, to end in an ellipsis. */
+export function truncateTopic(topic: string, maxLength = MAX_TOPIC_LENGTH): string {
+  const chars = [...topic];
   if (chars.length <= maxLength) return topic;
   return chars.slice(0, maxLength - TOPIC_ELLIPSIS.length).join('') + TOPIC_ELLIPSIS;
 }
