@@ -1,10 +1,13 @@
 // Lookups for addressing messages: users by id or email, direct-message groups, recipients.
 import { sql } from 'kysely';
 import type { DbOrTx, UserRow } from '../db/schema.js';
+import { isStorableId } from './users.js';
 
 export function usersByIds(db: DbOrTx, realmId: number, ids: number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('user_profile').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids).execute();
+  // An id no column can hold names nobody (and PostgreSQL would refuse to compare with it).
+  const storable = ids.filter(isStorableId);
+  if (storable.length === 0) return Promise.resolve([]);
+  return db.selectFrom('user_profile').selectAll().where('realm_id', '=', realmId).where('id', 'in', storable).execute();
 }
 
 /** Users whose API or real email matches one of `emails`, case-insensitively. */
