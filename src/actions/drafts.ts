@@ -5,32 +5,15 @@ import { ApiError, NotFoundError } from '../errors.js';
 import { type DraftInput, draftText } from '../lib/drafts.js';
 import { resolveSettings } from '../lib/settings-registry.js';
 import { draftsByIds, ownsDraft } from '../queries/drafts.js';
-import { huddleHashOf, usersByIds } from '../queries/recipients.js';
 import { accessStreamById } from '../queries/stream-access.js';
-import { isStorableId } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
-import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
+import { directRecipientOf } from './message-send.js';
 
 /** Every draft endpoint refuses users who keep their drafts to themselves. */
 export function checkDraftsEnabled(user: Pick<UserRow, 'settings'>): void {
   if (!resolveSettings(user.settings).enable_drafts_synchronization) {
     throw new ApiError('User has disabled synchronizing drafts.');
   }
-}
-
-/** The recipient a direct-message draft addresses; the people must exist here and be active. */
-async function directRecipient(ctx: ActionContext, ids: number[]): Promise<number> {
-  const wanted = [...new Set(ids)];
-  const found = new Map((await usersByIds(ctx.tx, ctx.realm.id, wanted.filter(isStorableId))).map((u) => [u.id, u]));
-  const missing = wanted.find((id) => !found.has(id));
-  if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
-  const inactive = [...found.values()].find((u) => !u.is_active && u.id !== ctx.actor.id);
-  if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
-  const others = wanted.filter((id) => id !== ctx.actor.id);
-  if (others.length === 0) return ctx.actor.recipient_id!;
-  if (others.length === 1) return found.get(others[0]!)!.recipient_id!;
-  const everyone = [ctx.actor.id, ...others];
-  return getOrCreateDirectMessageGroup(ctx, huddleHashOf(everyone), everyone.length);
 }
 
 /** The row values for a draft, after every check. */
@@ -40,7 +23,8 @@ async function draftValues(ctx: ActionContext, draft: DraftInput) {
   if (draft.type === 'stream') {
     recipientId = (await accessStreamById(ctx.tx, ctx.actor, draft.to[0]!)).stream.recipient_id!;
   } else if (draft.type === 'private' && draft.to.length > 0) {
-    recipientId = await directRecipient(ctx, draft.to);
+    // The people must exist here and be active, as for sending.
+    recipientId = await directRecipientOf(ctx, [...new Set(draft.to)]);
   }
   return { recipient_id: recipientId, topic: text.topic, content: text.content, last_edit_time: text.lastEditTime };
 }

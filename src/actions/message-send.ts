@@ -61,6 +61,12 @@ async function resolveDirectUsers(ctx: ActionContext, addressee: Extract<Address
   return users;
 }
 
+/** The recipient of a direct conversation with these people, after the send path's checks on them. */
+export async function directRecipientOf(ctx: ActionContext, userIds: number[]): Promise<number> {
+  const users = await resolveDirectUsers(ctx, { kind: 'direct', userIds });
+  return (await directDestination(ctx, users)).recipientId;
+}
+
 async function directDestination(ctx: ActionContext, users: UserRow[]): Promise<Destination> {
   const inactive = users.find((u) => !u.is_active && u.id !== ctx.actor.id);
   if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
