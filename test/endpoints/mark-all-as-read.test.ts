@@ -5,6 +5,7 @@ import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { eventsOfType, unreadIdsOf } from '../support/flags.js';
 
 for (const dialect of testDialects()) {
   describe(`POST /mark_all_as_read [${dialect}]`, () => {
@@ -28,11 +29,8 @@ for (const dialect of testDialects()) {
       }
       return ids;
     }
-    const unreadIds = async () => {
-      const rows = await ctx.services.db.selectFrom('user_message').select(['message_id', 'flags']).where('user_id', '=', ctx.seed.users.mona.id).execute();
-      return rows.filter((r) => (r.flags & FLAG_BITS.read) === 0).map((r) => r.message_id).sort((a, b) => a - b);
-    };
-    const flagEvents = () => ctx.events.filter((d) => d.event.type === 'update_message_flags').map((d) => d.event);
+    const unreadIds = () => unreadIdsOf(ctx, 'mona');
+    const flagEvents = () => eventsOfType(ctx, 'update_message_flags');
 
     it('marks every unread message read in one call and sends the all form of the event', async () => {
       await unreadForMona(6);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
-import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { eventsOfType, unreadIdsOf } from '../support/flags.js';
 
 for (const dialect of testDialects()) {
   describe(`POST /mark_topic_as_read [${dialect}]`, () => {
@@ -14,11 +14,8 @@ for (const dialect of testDialects()) {
 
     const send = async (to: string, topic: string) =>
       expectSuccess(await ctx.as('mark').post('/messages', { type: 'stream', to, topic, content: 'x' })).id as number;
-    const unreadOf = async (user: DevUserName) => {
-      const rows = await ctx.services.db.selectFrom('user_message').select(['message_id', 'flags']).where('user_id', '=', ctx.seed.users[user].id).execute();
-      return rows.filter((r) => (r.flags & FLAG_BITS.read) === 0).map((r) => r.message_id).sort((a, b) => a - b);
-    };
-    const flagEvents = () => ctx.events.filter((d) => d.event.type === 'update_message_flags').map((d) => d.event);
+    const unreadOf = (user: DevUserName) => unreadIdsOf(ctx, user);
+    const flagEvents = () => eventsOfType(ctx, 'update_message_flags');
 
     it('marks the unread messages of one topic read, matching the topic case-insensitively', async () => {
       const lunch = [await send('general', 'Lunch'), await send('general', 'lunch')];

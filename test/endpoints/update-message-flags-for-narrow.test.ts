@@ -6,6 +6,7 @@ import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { eventsOfType } from '../support/flags.js';
 
 describe('clampRange', () => {
   it('keeps small ranges and bounds large ones to 5000 messages with the anchor', () => {
@@ -51,7 +52,7 @@ for (const dialect of testDialects()) {
     };
     const unread = async (user: DevUserName) =>
       [...(await flagsOf(user))].filter(([, flags]) => (flags & FLAG_BITS.read) === 0).map(([id]) => id);
-    const flagEvents = () => ctx.events.filter((d) => d.event.type === 'update_message_flags').map((d) => d.event);
+    const flagEvents = () => eventsOfType(ctx, 'update_message_flags');
 
     it('marks a whole narrow read from the oldest message and reports the range', async () => {
       ctx.clearEvents();
