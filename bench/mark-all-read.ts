@@ -5,9 +5,6 @@
 // Prints: total time, calls needed, batches and the longest one (each batch is one transaction),
 // and GET /users/me p50/p99/max unloaded and meanwhile.
 // Usage: npx tsx bench/mark-all-read.ts [--messages 100000] [--probes 4] [--budget 50] [--batch 1000]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { setBulkLimits } from '../src/actions/batched-work.js';
@@ -16,16 +13,14 @@ import { doCreateRealm } from '../src/actions/realm-create.js';
 import { doCreateStream } from '../src/actions/stream-create.js';
 import { bulkAddSubscriptions } from '../src/actions/subscriptions.js';
 import { doCreateUser } from '../src/actions/user-create.js';
-import { buildApp } from '../src/app.js';
-import { defaultConfig } from '../src/config.js';
 import { FLAG_BITS } from '../src/lib/message-flags.js';
-import { openServices } from '../src/server.js';
 import type { Services } from '../src/services.js';
 import { ColumnBuffer } from './lib/bulk.js';
 import { MESSAGE_COLUMNS, USER_MESSAGE_COLUMNS } from './lib/messages.js';
 import { latencySummary, ms, startProbes } from './lib/probes.js';
-import { agent, basicAuth, call, percentile } from './lib/http-client.js';
+import { basicAuth, call, percentile } from './lib/http-client.js';
 import { positiveInt } from './lib/store-options.js';
+import { openTempServer } from './lib/temp-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -92,15 +87,13 @@ async function unreadCount(services: Services, userId: number): Promise<number> 
 const probeLoop = (port: number, auth: string) => startProbes(probes, () => call(port, 'GET', '/users/me', auth));
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'confab-mark-read-'));
-  const services = await openServices({ ...defaultConfig, dataDir: dir, logLevel: 'warn' });
+  const server = await openTempServer('confab-mark-read-');
+  const { services } = server;
   try {
     let started = performance.now();
     const { reader } = await buildData(services);
     log(`built ${messageCount.toLocaleString()} unread messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const app = await buildApp(services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as { port: number }).port;
+    const port = await server.listen();
     const auth = basicAuth(reader.delivery_email, reader.api_key);
     log(`unread before: ${(await unreadCount(services, reader.id)).toLocaleString()}`);
 
@@ -131,12 +124,8 @@ async function main() {
     console.log(`  batches: ${batches.length}, longest ${ms(sortedBatches.at(-1) ?? NaN)}, median ${ms(percentile(sortedBatches, 50))}`);
     console.log(`  GET /users/me unloaded:  ${latencySummary(unloaded)}`);
     console.log(`  GET /users/me meanwhile: ${latencySummary(meanwhile)}`);
-    await app.close();
   } finally {
-    agent.destroy();
-    services.queues.shutdown();
-    await services.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server.close();
   }
 }
 

@@ -8,9 +8,6 @@
 // and rows deleted/added, and the probes' p50/p99/max unloaded and meanwhile.
 // Usage: npx tsx bench/move-topic.ts [--messages 10000] [--subscribers 50] [--background 20000]
 //        [--probes 4] [--probe-seconds 5] [--database-url postgres://...]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { runSystemAction } from '../src/actions/context.js';
@@ -18,17 +15,15 @@ import { doCreateRealm } from '../src/actions/realm-create.js';
 import { doCreateStream } from '../src/actions/stream-create.js';
 import { bulkAddSubscriptions } from '../src/actions/subscriptions.js';
 import { doCreateUser } from '../src/actions/user-create.js';
-import { buildApp } from '../src/app.js';
-import { defaultConfig } from '../src/config.js';
 import type { UserRow } from '../src/db/schema.js';
 import { FLAG_BITS } from '../src/lib/message-flags.js';
-import { openServices } from '../src/server.js';
 import type { Services } from '../src/services.js';
 import { ColumnBuffer } from './lib/bulk.js';
 import { MESSAGE_COLUMNS, USER_MESSAGE_COLUMNS } from './lib/messages.js';
 import { latencySummary, ms, startProbes } from './lib/probes.js';
-import { agent, basicAuth, call } from './lib/http-client.js';
+import { basicAuth, call } from './lib/http-client.js';
 import { positiveInt } from './lib/store-options.js';
+import { openTempServer } from './lib/temp-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -155,15 +150,13 @@ async function rowCount(services: Services): Promise<number> {
 
 async function main() {
   const databaseUrl = values['database-url'] ?? null;
-  const dir = mkdtempSync(join(tmpdir(), 'confab-move-topic-'));
-  const services = await openServices({ ...defaultConfig, dataDir: dir, databaseUrl, logLevel: 'warn' });
+  const server = await openTempServer('confab-move-topic-', { databaseUrl });
+  const { services } = server;
   try {
     let started = performance.now();
     const data = await buildData(services);
     log(`built ${messageCount.toLocaleString()} topic messages among ${(messageCount + backgroundCount).toLocaleString()} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const app = await buildApp(services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as { port: number }).port;
+    const port = await server.listen();
     const probeUser = data.people[1]!;
     const probeAuth = basicAuth(probeUser.delivery_email, probeUser.api_key);
     const ownerAuth = basicAuth(data.owner.delivery_email, data.owner.api_key);
@@ -201,12 +194,8 @@ async function main() {
     console.log(`  transactions meanwhile: ${transactions.length}, longest ${ms(longest)}`);
     console.log(`  probes unloaded:  ${latencySummary(unloaded)}`);
     console.log(`  probes meanwhile: ${latencySummary(meanwhile)}`);
-    await app.close();
   } finally {
-    agent.destroy();
-    services.queues.shutdown();
-    await services.store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server.close();
   }
 }
 
