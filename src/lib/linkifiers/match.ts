@@ -5,6 +5,7 @@ import { RE2JS } from 're2js';
 import { parseTemplate, type Template } from 'url-template';
 import { isBoundaryAt, neverMatchesBoundary, type Run, splitRuns } from './boundary-free.js';
 import type { LinkifierMatch } from '../markdown/types.js';
+import { fastAnchoredRegex } from './fast-pattern.js';
 import { literalPrefix, requiredLiterals } from './literals.js';
 
 export type { LinkifierMatch };
@@ -37,6 +38,8 @@ export interface CompiledLinkifier {
   /** Outcome per run text (words repeat across messages): the match's length and URL, or null. */
   readonly runMemo: Map<string, { length: number; url: string } | null>;
   readonly template: Template;
+  /** The anchored pattern as a sticky native expression, when backtracking is safe (fast-pattern.ts). */
+  readonly fast: RegExp | null;
 }
 
 /** What may come right before a match: start, whitespace (incl. NEL and Unicode spaces), opening delimiters. */
@@ -69,6 +72,7 @@ export function compileLinkifiers(rows: readonly LinkifierRow[]): CompiledLinkif
         prefix: literalPrefix(row.pattern),
         runMemo: new Map(),
         template: parseTemplate(row.url_template),
+        fast: fastAnchoredRegex(row.pattern),
       });
     } catch {
       continue;
@@ -133,6 +137,30 @@ function push(linkifier: CompiledLinkifier, text: string, found: Found, out: Tex
   return end;
 }
 
+/** The match starting exactly at `start` through the native expression, pushed to `out`. */
+function pushFast(linkifier: CompiledLinkifier, fast: RegExp, text: string, start: number, out: TextLink[]): boolean {
+  fast.lastIndex = start;
+  const found = fast.exec(text);
+  if (!found || found[0] === '') return false;
+  const values: Record<string, string | null> = {};
+  for (const name of linkifier.groupNames) values[name] = found.groups?.[name] ?? null;
+  const end = start + found[0].length;
+  out.push({ start, end, url: linkifier.template.expand(values), text: found[0] });
+  return true;
+}
+
+/** A pattern with a literal prefix and a native expression: each occurrence of the prefix is a candidate. */
+function scanPrefixed(linkifier: CompiledLinkifier, fast: RegExp, text: string, out: TextLink[]): void {
+  let pos = 0;
+  for (let at = text.indexOf(linkifier.prefix); at >= 0; at = text.indexOf(linkifier.prefix, at + 1)) {
+    if (!mayStartAt(text, at, pos)) continue;
+    if (pushFast(linkifier, fast, text, at, out)) {
+      pos = out[out.length - 1]!.end;
+      at = pos - 1;
+    }
+  }
+}
+
 const RUN_MEMO_SIZE = 5000;
 
 /** A pattern that stays inside runs matches at most once per run, at its start. */
@@ -145,9 +173,12 @@ function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run
     const seen = text.slice(run.start, run.start + run.text.length + 1);
     let outcome = memo.get(seen);
     if (outcome === undefined) {
-      const anchored = linkifier.anchored.matcher(seen);
       const found: TextLink[] = [];
-      if (anchored.lookingAt()) push(linkifier, seen, { matcher: anchored, group: 1, offset: 0 }, found);
+      if (linkifier.fast) pushFast(linkifier, linkifier.fast, seen, 0, found);
+      else {
+        const anchored = linkifier.anchored.matcher(seen);
+        if (anchored.lookingAt()) push(linkifier, seen, { matcher: anchored, group: 1, offset: 0 }, found);
+      }
       outcome = found[0] ? { length: found[0].end, url: found[0].url } : null;
       if (memo.size >= RUN_MEMO_SIZE) memo.clear();
       memo.set(seen, outcome);
@@ -171,6 +202,7 @@ class TextRuns {
 /** Every match of one linkifier, left to right, not overlapping each other. */
 function scanLinkifier(linkifier: CompiledLinkifier, text: string, out: TextLink[], runs = new TextRuns(text)): void {
   for (const literal of linkifier.literals) if (!text.includes(literal)) return;
+  if (linkifier.fast && linkifier.prefix !== '') return scanPrefixed(linkifier, linkifier.fast, text, out);
   if (linkifier.withinRuns) return scanRuns(linkifier, text, runs.get(), out);
   const plain = linkifier.regex.matcher(text);
   let pos = 0;
