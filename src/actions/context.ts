@@ -19,6 +19,11 @@ export class EventBuffer {
     if (list.length === 0) return;
     this.pending.push({ event: this.check ? JSON.parse(JSON.stringify(event)) : event, users: list });
   }
+
+  /** An event addressed to no one in particular: the queue registry picks the queues that asked for it. */
+  sendUnaddressed(event: Record<string, unknown>): void {
+    this.pending.push({ event: this.check ? JSON.parse(JSON.stringify(event)) : event, users: [] });
+  }
 }
 
 export interface ActionContext {

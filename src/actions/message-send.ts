@@ -181,7 +181,8 @@ export async function doSendMessage(
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }
-  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec, linkifiers);
+  const publicStream = destination.stream !== undefined && !destination.stream.invite_only;
+  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec, linkifiers, publicStream);
   return { id };
 }
 
@@ -200,6 +201,7 @@ function announce(
   flags: Map<number, number>,
   spec: Pick<SendMessageSpec, 'localId' | 'queueId'>,
   linkifiers: readonly CompiledLinkifier[],
+  publicStream: boolean,
 ) {
   const realmView = { string_id: ctx.realm.string_id, settings: realmSettings(ctx.realm), linkifiers };
   const dict = messageDict(parts, ctx.actor, realmView, {
@@ -213,16 +215,17 @@ function announce(
     else byFlags.set(bits, [userId]);
   }
   const { message, sender } = parts;
+  const internalWith = (bits: number): MessageInternals => ({
+    raw_content: message.content,
+    recipient_type: parts.recipient.type,
+    has_link: Boolean(message.has_link),
+    has_image: Boolean(message.has_image),
+    has_attachment: Boolean(message.has_attachment),
+    flag_bits: bits,
+    sender: { id: sender.id, is_bot: sender.is_bot, settings: sender.settings, avatar_source: sender.avatar_source },
+  });
   for (const [bits, userIds] of byFlags) {
-    const internal: MessageInternals = {
-      raw_content: message.content,
-      recipient_type: parts.recipient.type,
-      has_link: Boolean(message.has_link),
-      has_image: Boolean(message.has_image),
-      has_attachment: Boolean(message.has_attachment),
-      flag_bits: bits,
-      sender: { id: sender.id, is_bot: sender.is_bot, settings: sender.settings, avatar_source: sender.avatar_source },
-    };
+    const internal = internalWith(bits);
     // `internal` is for the queue registry, which removes it before any client sees the event.
     const event: Record<string, unknown> = { type: 'message', message: dict, flags: flagNames(bits), internal };
     if (spec.queueId !== undefined && spec.localId !== undefined && userIds.includes(ctx.actor.id)) {
@@ -230,5 +233,11 @@ function announce(
       event.local_message_id = spec.localId;
     }
     ctx.events.send(event, userIds);
+  }
+  if (publicStream) {
+    // Queues registered with all_public_streams take public stream messages whoever they belong to;
+    // people without the message in their history get it without flags.
+    const internal: MessageInternals = { ...internalWith(0), all_public_streams: { realm_id: ctx.realm.id, recipients: [...flags.keys()] } };
+    ctx.events.sendUnaddressed({ type: 'message', message: dict, flags: [], internal });
   }
 }

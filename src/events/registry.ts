@@ -29,6 +29,8 @@ export interface MessageInternals {
   /** The recipients' user_message flag bits (one event per distinct set of flags). */
   flag_bits: number;
   sender: Pick<UserRow, 'id' | 'is_bot' | 'settings' | 'avatar_source'>;
+  /** On the copy of a public stream message for all_public_streams queues: who got it already. */
+  all_public_streams?: { realm_id: number; recipients: number[] };
 }
 
 interface Entry {
@@ -51,6 +53,8 @@ export class QueueRegistry implements EventQueues {
   private readonly entries = new Map<string, Entry>();
   /** The same entries by user, so a delivery touches only its recipients' queues. */
   private readonly byUser = new Map<number, Set<Entry>>();
+  /** Entries of queues registered with all_public_streams, by realm. */
+  private readonly allPublic = new Map<number, Set<Entry>>();
   private unsubscribe: (() => void) | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly heartbeats = new Set<NodeJS.Timeout>();
@@ -172,33 +176,55 @@ export class QueueRegistry implements EventQueues {
 
   private add(entry: Entry): void {
     this.entries.set(entry.queue.id, entry);
-    const userId = entry.queue.spec.userId;
-    const set = this.byUser.get(userId);
-    if (set) set.add(entry);
-    else this.byUser.set(userId, new Set([entry]));
+    const { userId, realmId, allPublicStreams } = entry.queue.spec;
+    addTo(this.byUser, userId, entry);
+    if (allPublicStreams) addTo(this.allPublic, realmId, entry);
   }
 
   private remove(queueId: string): void {
     const entry = this.entries.get(queueId);
     if (!entry) return;
     this.entries.delete(queueId);
-    const set = this.byUser.get(entry.queue.spec.userId);
-    set?.delete(entry);
-    if (set?.size === 0) this.byUser.delete(entry.queue.spec.userId);
+    const { userId, realmId } = entry.queue.spec;
+    removeFrom(this.byUser, userId, entry);
+    removeFrom(this.allPublic, realmId, entry);
+  }
+
+  /** The queues a delivery goes to: its recipients', or for all_public_streams copies, those queues. */
+  private *targets(delivery: Delivery): Generator<Entry> {
+    const publicCopy = (delivery.event.internal as MessageInternals | undefined)?.all_public_streams;
+    if (publicCopy) {
+      const recipients = new Set(publicCopy.recipients);
+      for (const entry of this.allPublic.get(publicCopy.realm_id) ?? []) {
+        if (!recipients.has(entry.queue.spec.userId)) yield entry;
+      }
+      return;
+    }
+    for (const userId of delivery.users) yield* this.byUser.get(userId) ?? [];
   }
 
   private deliver(batch: Delivery[]): void {
     if (this.closing) return;
-    for (const { event, users } of batch) {
+    for (const delivery of batch) {
       // Most queues want the same shape of an event; each shape is built once per delivery.
       const shapes = new Map<string, ApiEvent[]>();
-      for (const userId of users) {
-        for (const entry of this.byUser.get(userId) ?? []) {
-          for (const shaped of shapeFor(entry, event as ApiEvent, shapes)) entry.queue.push(shaped);
-        }
+      for (const entry of this.targets(delivery)) {
+        for (const shaped of shapeFor(entry, delivery.event as ApiEvent, shapes)) entry.queue.push(shaped);
       }
     }
   }
+}
+
+function addTo<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry): void {
+  const set = index.get(key);
+  if (set) set.add(entry);
+  else index.set(key, new Set([entry]));
+}
+
+function removeFrom<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry): void {
+  const set = index.get(key);
+  if (!set?.delete(entry)) return;
+  if (set.size === 0) index.delete(key);
 }
 
 function messageFacts(message: Record<string, unknown>, internal: MessageInternals): MessageFacts {

@@ -47,8 +47,12 @@ for (const dialect of testDialects()) {
       expectKinds(seen, 'message');
       // Per message: the sender (read) and everyone else (no flags); local_message_id for the sender only.
       const { mark } = ctx.seed.users;
-      const summary = ctx.events.map((d) => [d.users.includes(mark.id), d.event.flags, d.event.local_message_id ?? null]);
+      const addressed = ctx.events.filter((d) => d.users.length > 0);
+      const summary = addressed.map((d) => [d.users.includes(mark.id), d.event.flags, d.event.local_message_id ?? null]);
       assert.equal(summary.length, 4);
+      // And one copy of the public stream message, without flags, for all_public_streams queues.
+      const unaddressed = ctx.events.filter((d) => d.users.length === 0);
+      assert.deepEqual(unaddressed.map((d) => [d.event.message_type ?? (d.event.message as { type: string }).type, d.event.flags]), [['stream', []]]);
       for (const [isSender, flags] of summary) assert.deepEqual(flags, isSender ? ['read'] : []);
       assert.deepEqual(summary.filter(([isSender]) => isSender).map(([, , local]) => local), ['1.01', null]);
     });
