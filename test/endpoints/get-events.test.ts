@@ -76,6 +76,25 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await types(current.id), ['realm_linkifiers']);
     });
 
+    it('gives queues registered with all_public_streams the messages of every public stream', async () => {
+      const register = async (who: 'mark' | 'mona', all_public_streams: boolean) =>
+        expectSuccess(await ctx.as(who).post('/register', { event_types: ['message'], all_public_streams })).queue_id as string;
+      const everything = await register('mona', true);
+      const ownStreams = await register('mona', false);
+      const subscriber = await register('mark', true);
+      const messages = async (who: 'mark' | 'mona', queueId: string) =>
+        expectSuccess(await poll(who, queueId)).events.map((e: { message: { id: number }; flags: string[] }) => [e.message.id, e.flags]);
+      // mona is not in #engineering (public) nor in #leadership (private); mark is in #engineering.
+      const post = async (who: 'mark' | 'olivia', to: string) =>
+        expectSuccess(await ctx.as(who).post('/messages', { type: 'stream', to, topic: 'all public', content: 'Hi @**all**' })).id as number;
+      const publicId = await post('olivia', 'engineering');
+      await post('olivia', 'leadership');
+      assert.deepEqual(await messages('mona', everything), [[publicId, []]]);
+      assert.deepEqual(await messages('mona', ownStreams), []);
+      // A subscriber's queue gets the message once, with the subscriber's own flags.
+      assert.deepEqual(await messages('mark', subscriber), [[publicId, ['stream_wildcard_mentioned', 'wildcard_mentioned']]]);
+    });
+
     it('answers a quiet poll with a heartbeat', async () => {
       const queue = await create(ctx.seed.users.mona);
       const body = expectSuccess(await poll('mona', queue.id, { dont_block: false }));
