@@ -1,14 +1,18 @@
 // buildApp(services) -> a Fastify instance with every route; it never listens (server.ts does).
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, MethodNotAllowedError } from './errors.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
+import { withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
+/** How long an idle keep-alive connection stays open (Fastify's default). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
 export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
@@ -19,6 +23,14 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),
+    // Event polls are answered before Fastify sees them (src/http/event-poll.ts).
+    serverFactory: (handler) => {
+      const server = createServer(withEventPolls(services, handler));
+      // Fastify's own defaults, which it does not apply to a server it is given.
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = 0;
+      return server;
+    },
     ...options,
   });
   installErrorHandling(app);

@@ -1,8 +1,11 @@
-// Calls the API through app.inject the way clients do: Basic auth, query strings for GET,
-// form-encoded bodies otherwise, JSON inside values for non-strings. Every response is
-// checked against the reference OpenAPI document unless the call says undocumented.
+// Calls the API the way clients do: Basic auth, query strings for GET, form-encoded bodies
+// otherwise, JSON inside values for non-strings. Requests go to the HTTP server's own request
+// listener (so event polls take the same path as on a real connection), without a socket.
+// Every response is checked against the reference OpenAPI document unless the call says undocumented.
 import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import inject from 'light-my-request';
 import type { UserRow } from '../../src/db/schema.js';
 import { checkResponse } from './openapi-check.js';
 
@@ -29,6 +32,14 @@ export function encodeParams(params: Params): string {
   return search.toString();
 }
 
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What the app's HTTP server calls for each request, once the app is ready. */
+async function requestListener(app: FastifyInstance): Promise<Listener> {
+  await app.ready();
+  return app.server.listeners('request')[0] as Listener;
+}
+
 export class ApiClient {
   constructor(
     private readonly app: FastifyInstance,
@@ -46,7 +57,7 @@ export class ApiClient {
     const headers: Record<string, string> = { ...options.headers };
     if (this.authorization) headers.authorization = this.authorization;
     if (!inQuery) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await this.app.inject({
+    const res = await inject(await requestListener(this.app), {
       method: method as 'GET',
       url,
       headers,

@@ -1,0 +1,46 @@
+// Which user a poll's credentials belong to, remembered for a short while: a client polls with
+// the same Authorization header all day, and checking it against the store costs more than the
+// rest of the poll. Only the user id is kept (a poll needs nothing else), and only for credentials
+// that passed the full check. Any change to a user or an organization empties the cache, so a
+// deactivation or an email change takes effect at once; changes made outside this server's
+// event stream (the command line rotating a key) take effect within MAX_AGE_SECONDS.
+import type { EventBus } from '../events/bus.js';
+import type { Clock } from '../services.js';
+
+const MAX_AGE_SECONDS = 15;
+/** Far more than a process holds clients; past it the cache starts over. */
+const MAX_ENTRIES = 100_000;
+/** Events that may change whether credentials are valid, or whose they are. */
+const INVALIDATING = new Set(['realm_user', 'realm', 'realm_bot']);
+
+interface Entry {
+  userId: number;
+  checkedAt: number;
+}
+
+export class PollAuthCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly clock: Clock,
+    bus: EventBus,
+  ) {
+    bus.subscribe((batch) => {
+      if (batch.some(({ event }) => INVALIDATING.has(event.type as string))) this.entries.clear();
+    });
+  }
+
+  userIdFor(authorization: string, host: string | undefined): number | undefined {
+    const key = `${host}\n${authorization}`;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (this.clock.now() - entry.checkedAt <= MAX_AGE_SECONDS) return entry.userId;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  remember(authorization: string, host: string | undefined, userId: number): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(`${host}\n${authorization}`, { userId, checkedAt: this.clock.now() });
+  }
+}
