@@ -17,17 +17,15 @@ export async function pollQueue(
   request: { queue_id: string; last_event_id: number; dont_block: boolean },
   raw: ServerResponse,
 ): Promise<{ events: QueuedEvent[]; queue_id: string }> {
-  const disconnected = new Promise<void>((resolve) => {
-    raw.once('close', () => {
-      if (!raw.writableEnded) resolve();
-    });
-  });
   const events = await services.queues.poll({
     queueId: request.queue_id,
     userId,
     lastEventId: request.last_event_id,
     dontBlock: request.dont_block,
-    disconnected,
+    onDisconnect: (listener) =>
+      raw.once('close', () => {
+        if (!raw.writableEnded) listener();
+      }),
   });
   return { events, queue_id: request.queue_id };
 }

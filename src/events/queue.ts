@@ -15,6 +15,31 @@ export interface QueueSnapshot {
   lastAccess: number;
 }
 
+/**
+ * On a queued copy, the shared event it was made from (a delivery shapes one event for many
+ * queues); on a shared event, its JSON without the closing brace, so a copy's JSON is that plus
+ * its id. Non-enumerable symbol properties: invisible to JSON, to spreads and to comparisons.
+ */
+const SOURCE = Symbol('source event');
+const JSON_PREFIX = Symbol('JSON without the closing brace');
+type Tagged = { [SOURCE]?: ApiEvent; [JSON_PREFIX]?: string };
+
+/** JSON of an array of queued events, byte for byte JSON.stringify's, serializing each shared event once. */
+export function eventsJson(events: readonly QueuedEvent[]): string {
+  const parts = events.map((event) => {
+    const source = (event as Tagged)[SOURCE] as (ApiEvent & Tagged) | undefined;
+    // An event with an id of its own keeps that key's place when the queue renumbers it.
+    if (source === undefined || 'id' in source) return JSON.stringify(event);
+    let json = source[JSON_PREFIX];
+    if (json === undefined) {
+      json = JSON.stringify(source).slice(0, -1);
+      Object.defineProperty(source, JSON_PREFIX, { value: json });
+    }
+    return `${json}${json.length > 1 ? ',' : ''}"id":${event.id}}`;
+  });
+  return `[${parts.join(',')}]`;
+}
+
 interface Waiter {
   finish(events: QueuedEvent[]): void;
 }
@@ -74,7 +99,9 @@ export class EventQueue implements EventQueueHandle {
       const messages = [...((earlier?.messages as number[] | undefined) ?? []), ...((event.messages as number[]) ?? [])];
       this.coalesced.set(key, { ...event, messages, id });
     } else {
-      this.events.push({ ...event, id });
+      const queued = { ...event, id };
+      Object.defineProperty(queued, SOURCE, { value: event });
+      this.events.push(queued);
     }
     if (this.waiter) this.finishWaiter();
   }
@@ -102,14 +129,17 @@ export class EventQueue implements EventQueueHandle {
 
   /**
    * Waits for the next event; `finish` receives the pending events. A newer poll replaces an
-   * older one, which then returns what is pending (nothing).
+   * older one, which then returns what is pending (nothing). The function returned stops this
+   * wait, and says whether it was still the one waiting.
    */
-  wait(finish: (events: QueuedEvent[]) => void): () => void {
+  wait(finish: (events: QueuedEvent[]) => void): () => boolean {
     if (this.waiter) this.finishWaiter();
     const waiter: Waiter = { finish };
     this.waiter = waiter;
     return () => {
-      if (this.waiter === waiter) this.waiter = null;
+      if (this.waiter !== waiter) return false;
+      this.waiter = null;
+      return true;
     };
   }
 

@@ -12,6 +12,7 @@ import { getUserById } from '../queries/users.js';
 import type { Services } from '../services.js';
 import type { Delivery } from './bus.js';
 import { loadSnapshots, saveSnapshots } from './persistence.js';
+import { Heartbeats } from './heartbeats.js';
 import { EventQueue } from './queue.js';
 import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueOwner, QueueSpec } from './types.js';
 
@@ -57,10 +58,12 @@ export class QueueRegistry implements EventQueues {
   private readonly allPublic = new Map<number, Set<Entry>>();
   private unsubscribe: (() => void) | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
-  private readonly heartbeats = new Set<NodeJS.Timeout>();
+  private readonly heartbeats: Heartbeats;
   private closing = false;
 
-  constructor(private readonly services: QueueDeps) {}
+  constructor(private readonly services: QueueDeps) {
+    this.heartbeats = new Heartbeats(services.config.heartbeatMinSeconds, services.config.heartbeatMaxSeconds);
+  }
 
   /** Starts taking deliveries, reloads queues saved by the previous run, and sweeps idle queues. */
   async start(): Promise<void> {
@@ -72,6 +75,7 @@ export class QueueRegistry implements EventQueues {
     }
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_SECONDS * 1000);
     this.sweepTimer.unref();
+    this.heartbeats.start();
   }
 
   /** Ends every waiting poll; from now on polls answer at once. */
@@ -79,8 +83,7 @@ export class QueueRegistry implements EventQueues {
     this.closing = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    for (const timer of this.heartbeats) clearTimeout(timer);
-    this.heartbeats.clear();
+    this.heartbeats.stop();
     for (const { queue } of this.entries.values()) queue.finishWaiter();
   }
 
@@ -131,18 +134,14 @@ export class QueueRegistry implements EventQueues {
     const ready = queue.pending();
     if (ready.length > 0 || request.dontBlock || this.closing) return [...ready];
     const events = await new Promise<QueuedEvent[]>((resolve) => {
-      const { heartbeatMinSeconds: min, heartbeatMaxSeconds: max } = this.services.config;
-      const heartbeat = setTimeout(() => queue.push({ type: 'heartbeat' }), (min + Math.random() * (max - min)) * 1000);
-      this.heartbeats.add(heartbeat);
       const stop = queue.wait((events) => {
-        clearTimeout(heartbeat);
-        this.heartbeats.delete(heartbeat);
+        this.heartbeats.disarm(queue);
         resolve(events);
       });
-      void request.disconnected?.then(() => {
-        stop();
-        clearTimeout(heartbeat);
-        this.heartbeats.delete(heartbeat);
+      this.heartbeats.arm(queue);
+      request.onDisconnect?.(() => {
+        // A newer poll may have taken the queue over; its heartbeat stays.
+        if (stop()) this.heartbeats.disarm(queue);
         resolve([]);
       });
     });
@@ -191,16 +190,21 @@ export class QueueRegistry implements EventQueues {
   }
 
   /** The queues a delivery goes to: its recipients', or for all_public_streams copies, those queues. */
-  private *targets(delivery: Delivery): Generator<Entry> {
+  private targets(delivery: Delivery): Entry[] {
+    const out: Entry[] = [];
     const publicCopy = (delivery.event.internal as MessageInternals | undefined)?.all_public_streams;
     if (publicCopy) {
       const recipients = new Set(publicCopy.recipients);
       for (const entry of this.allPublic.get(publicCopy.realm_id) ?? []) {
-        if (!recipients.has(entry.queue.spec.userId)) yield entry;
+        if (!recipients.has(entry.queue.spec.userId)) out.push(entry);
       }
-      return;
+      return out;
     }
-    for (const userId of delivery.users) yield* this.byUser.get(userId) ?? [];
+    for (const userId of delivery.users) {
+      const entries = this.byUser.get(userId);
+      if (entries) for (const entry of entries) out.push(entry);
+    }
+    return out;
   }
 
   private deliver(batch: Delivery[]): void {
@@ -243,9 +247,11 @@ function messageFacts(message: Record<string, unknown>, internal: MessageInterna
   };
 }
 
+/** Shape keys by (raw, noAvatar, echo), so a key is not built for every queue. */
+const MESSAGE_SHAPES = Array.from({ length: 8 }, (_, i) => `message/${Boolean(i & 4)}/${Boolean(i & 2)}/${Boolean(i & 1)}`);
+
 function shapeMessage(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEvent[]>): ApiEvent[] {
-  const { internal, sender_queue_id: senderQueueId, local_message_id: localId, ...rest } = event;
-  const facts = internal as MessageInternals | undefined;
+  const facts = event.internal as MessageInternals | undefined;
   const original = event.message as Record<string, unknown>;
   if (facts && entry.matches && !entry.matches(messageFacts(original, facts))) return [];
   const { spec } = entry.queue;
@@ -253,10 +259,11 @@ function shapeMessage(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEven
   const noAvatar = Boolean(
     facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && canSeeDeliveryEmail(entry.viewer, facts.sender as UserRow),
   );
-  const echo = senderQueueId !== undefined && senderQueueId === entry.queue.id && localId !== undefined;
-  const key = `message/${raw}/${noAvatar}/${echo}`;
+  const echo = event.sender_queue_id !== undefined && event.sender_queue_id === entry.queue.id && event.local_message_id !== undefined;
+  const key = MESSAGE_SHAPES[(raw ? 4 : 0) | (noAvatar ? 2 : 0) | (echo ? 1 : 0)]!;
   const known = shapes.get(key);
   if (known) return known;
+  const { internal: _internal, sender_queue_id: _senderQueueId, local_message_id: localId, ...rest } = event;
   const message = { ...original };
   if (raw) {
     message.content = facts!.raw_content;

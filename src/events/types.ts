@@ -51,8 +51,8 @@ export interface PollRequest {
   userId: number;
   lastEventId: number;
   dontBlock: boolean;
-  /** Resolves when the client goes away; the poll then ends with nothing. */
-  disconnected?: Promise<void>;
+  /** Takes a listener to call if the client goes away while the poll waits; the poll then ends with nothing. */
+  onDisconnect?: (listener: () => void) => void;
 }
 
 /** The process's event queues (src/events/registry.ts implements it). */

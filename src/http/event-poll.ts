@@ -5,6 +5,7 @@
 // in full (nothing here changes state before the point where it can no longer fail).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pollQueue } from '../endpoints/get-events.js';
+import { eventsJson } from '../events/queue.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { p, parseParams } from './params.js';
@@ -42,7 +43,9 @@ async function userIdOf(services: Services, cache: PollAuthCache, req: IncomingM
 async function answer(services: Services, cache: PollAuthCache, req: IncomingMessage, res: ServerResponse, raw: Record<string, string>): Promise<void> {
   const userId = await userIdOf(services, cache, req);
   const { values } = parseParams(PLAIN_POLL, raw, {});
-  const body = JSON.stringify({ result: 'success', msg: '', ...(await pollQueue(services, userId, values, res)) });
+  const { events, queue_id: queueId } = await pollQueue(services, userId, values, res);
+  // What JSON.stringify would write for the answer, with each shared event serialized once.
+  const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

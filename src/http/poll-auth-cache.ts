@@ -19,28 +19,39 @@ interface Entry {
 }
 
 export class PollAuthCache {
-  private readonly entries = new Map<string, Entry>();
+  /** By host, then by Authorization header (two lookups cost less than building one key). */
+  private readonly byHost = new Map<string | undefined, Map<string, Entry>>();
+  private size = 0;
 
   constructor(
     private readonly clock: Clock,
     bus: EventBus,
   ) {
     bus.subscribe((batch) => {
-      if (batch.some(({ event }) => INVALIDATING.has(event.type as string))) this.entries.clear();
+      if (batch.some(({ event }) => INVALIDATING.has(event.type as string))) this.clear();
     });
   }
 
   userIdFor(authorization: string, host: string | undefined): number | undefined {
-    const key = `${host}\n${authorization}`;
-    const entry = this.entries.get(key);
+    const entries = this.byHost.get(host);
+    const entry = entries?.get(authorization);
     if (entry === undefined) return undefined;
     if (this.clock.now() - entry.checkedAt <= MAX_AGE_SECONDS) return entry.userId;
-    this.entries.delete(key);
+    entries!.delete(authorization);
+    this.size--;
     return undefined;
   }
 
   remember(authorization: string, host: string | undefined, userId: number): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(`${host}\n${authorization}`, { userId, checkedAt: this.clock.now() });
+    if (this.size >= MAX_ENTRIES) this.clear();
+    let entries = this.byHost.get(host);
+    if (!entries) this.byHost.set(host, (entries = new Map()));
+    if (!entries.has(authorization)) this.size++;
+    entries.set(authorization, { userId, checkedAt: this.clock.now() });
+  }
+
+  private clear(): void {
+    this.byHost.clear();
+    this.size = 0;
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventQueue } from '../../src/events/queue.js';
+import { EventQueue, eventsJson } from '../../src/events/queue.js';
 import { ApiError } from '../../src/errors.js';
 import { queueSpec } from '../support/queue-spec.js';
 
@@ -98,5 +98,24 @@ describe('an event queue', () => {
     copy.push({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [10] });
     assert.deepEqual(copy.pending().map((e) => [e.id, e.messages ?? e.n]), [[1, 1], [2, 2], [4, [9, 10]]]);
     rejects(() => copy.acknowledge(-1), 'An event newer than -1 has already been pruned!');
+  });
+
+  it('writes its events as JSON.stringify would, however they were made', () => {
+    const shared = { type: 'message', message: { id: 7, content: '<p>"hi"</p>' }, flags: [] };
+    const withId = { type: 'custom', id: 'own', n: 1 };
+    const first = new EventQueue(spec, 0);
+    const second = new EventQueue(spec, 0);
+    second.push({ type: 'heartbeat' });
+    for (const queue of [first, second]) {
+      queue.push(shared);
+      queue.push(withId);
+      queue.push({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [7] });
+    }
+    const restored = EventQueue.restore(JSON.parse(JSON.stringify(second.snapshot())));
+    restored.push(shared);
+    for (const queue of [first, second, restored]) {
+      assert.equal(eventsJson(queue.pending()), JSON.stringify(queue.pending()));
+    }
+    assert.deepEqual(JSON.parse(eventsJson(second.pending())).map((e: { id: number }) => e.id), [0, 1, 2, 3]);
   });
 });
