@@ -18,6 +18,7 @@ import { positiveInt, storeChoice } from './lib/store-options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FANOUT_TOPIC = 'bench fan-out';
+const WARMUP_SECONDS = 2;
 const log = (line: string) => console.error(line);
 
 const { values } = parseArgs({
@@ -39,6 +40,8 @@ const clientProcesses = positiveInt('client-processes', values['client-processes
 const only = values.only;
 if (only !== undefined && !['register', 'fanout', 'capacity'].includes(only)) throw new Error('--only takes register, fanout or capacity');
 const runs = (part: string) => only === undefined || only === part;
+/** Node flags that write a CPU profile of a server into its own folder under --cpu-prof. */
+const profileFlags = (server: string) => (values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'], server)}`] : []);
 
 interface Person { email: string; apiKey: string; auth: string }
 
@@ -149,20 +152,28 @@ async function fanout(port: number, stream: string, sender: Person, people: Pers
     await Promise.all(processes.map((child, p) => child.ask({ kind: 'start', port, queues: share(p) }, 'started')));
     await sleep(1000);
     const results: Array<{ rate: number; latencies: number[]; incomplete: number; cpuMsPerMessage: number }> = [];
-    for (const rate of rates) {
+    /** Sends at `rate` for `count` messages; resolves with each message's id and send time. */
+    const sendAt = async (rate: number, count: number, label: string) => {
       const sent: Array<{ id: number; at: number }> = [];
-      const total = rate * seconds;
       const start = performance.now();
-      const cpuBefore = serverCpuMs();
       const sends: Promise<void>[] = [];
-      for (let n = 0; n < total; n++) {
+      for (let n = 0; n < count; n++) {
         const due = start + (n * 1000) / rate;
         await sleep(Math.max(0, due - performance.now()));
         const at = performance.timeOrigin + performance.now();
-        sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s #${n}` })
+        sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s ${label} #${n}` })
           .then((answer) => void sent.push({ id: answer.body.id, at })));
       }
       await Promise.all(sends);
+      return sent;
+    };
+    for (const rate of rates) {
+      // Two seconds at the rate first, not counted: the first messages after a quiet spell meet cold caches.
+      await sendAt(rate, rate * WARMUP_SECONDS, 'warm-up');
+      await sleep(1000);
+      const total = rate * seconds;
+      const cpuBefore = serverCpuMs();
+      const sent = await sendAt(rate, total, 'measured');
       await sleep(3000);
       const cpuMsPerMessage = (serverCpuMs() - cpuBefore) / total;
       const received = new Map<number, { count: number; last: number }>();
@@ -217,17 +228,32 @@ async function main() {
   const sender = people[0]!;
   const audience = people.slice(1, clients + 1);
   log(`stream #${stream}: ${people.length} subscribers; ${audience.length} long-polling clients`);
-  const port = await freePort();
-  const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   const resultsDir = join(ROOT, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   const stamp = new Date().toISOString().replace(/:/g, '-').slice(0, 19);
+  const loadBefore = loadavg()[0]!;
+  // The same clients against the least a Node.js server can do for them, on this machine, now.
+  let baselineFan: Awaited<ReturnType<typeof fanout>> = [];
+  if (runs('fanout')) {
+    const baselinePort = await freePort();
+    const baseline = await startProcess({
+      name: 'long-poll baseline', command: process.execPath, args: [...profileFlags('baseline'), join(ROOT, 'bench', 'longpoll-baseline.mjs'), String(baselinePort)],
+      port: baselinePort, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-baseline.log`), cwd: ROOT,
+    });
+    try {
+      log('fan-out against the bare Node.js long-poll baseline...');
+      baselineFan = await fanout(baselinePort, stream, sender, audience, [1, 20], () => cpuMsOf(baseline.pid));
+    } finally {
+      await baseline.stop();
+    }
+  }
+  const port = await freePort();
+  const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   const confab = await startProcess({
     name: 'confab', command: process.execPath,
-    args: [...(values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : []), ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+    args: [...profileFlags('confab'), ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
     port, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-server.log`), cwd: ROOT,
   });
-  const loadBefore = loadavg()[0]!;
   try {
     const registers = runs('register') ? await registerLatency(port, people, 200) : [];
     if (runs('register')) log(`register: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
@@ -237,7 +263,15 @@ async function main() {
       `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,
       '',
       ...(runs('register') ? [`POST /register (200 sequential)          p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`] : []),
-      ...fan.map((f) => `fan-out to ${audience.length} clients at ${String(f.rate).padStart(2)}/s    p50 ${percentile(f.latencies, 50).toFixed(1)} ms  p99 ${percentile(f.latencies, 99).toFixed(1)} ms   (${f.latencies.length} messages; ${f.incomplete} not delivered to all; server CPU ${f.cpuMsPerMessage.toFixed(0)} ms per message)   target p99 <= 100 ms: ${percentile(f.latencies, 99) <= 100 && f.incomplete === 0 ? 'met' : 'NOT met'}`),
+      ...fan.flatMap((f, i) => {
+        const base = baselineFan[i];
+        return [
+          `fan-out to ${audience.length} clients at ${String(f.rate).padStart(2)}/s    p50 ${percentile(f.latencies, 50).toFixed(1)} ms  p99 ${percentile(f.latencies, 99).toFixed(1)} ms   (${f.latencies.length} messages; ${f.incomplete} not delivered to all; server CPU ${f.cpuMsPerMessage.toFixed(0)} ms per message)   target p99 <= 100 ms: ${percentile(f.latencies, 99) <= 100 && f.incomplete === 0 ? 'met' : 'NOT met'}`,
+          ...(base
+            ? [`  bare Node.js baseline at ${String(base.rate).padStart(2)}/s  p50 ${percentile(base.latencies, 50).toFixed(1)} ms  p99 ${percentile(base.latencies, 99).toFixed(1)} ms   (${base.incomplete} not delivered to all; server CPU ${base.cpuMsPerMessage.toFixed(0)} ms per message)`]
+            : []),
+        ];
+      }),
       ...(cap
         ? [
             `${idlePolls} idle long-polls held         RSS ${cap.rssHeld.toFixed(0)} MB (before: ${cap.rssBefore.toFixed(0)} MB)   target <= 500 MB: ${cap.rssHeld <= 500 ? 'met' : 'NOT met'}`,
@@ -246,7 +280,7 @@ async function main() {
         : []),
     ];
     console.log(lines.join('\n'));
-    writeFileSync(join(resultsDir, `${stamp}-events.json`), JSON.stringify({ date: new Date().toISOString(), store: choice.label, clients: audience.length, idlePolls, register: registers, fanout: fan, capacity: cap, report: lines }, null, 2) + '\n');
+    writeFileSync(join(resultsDir, `${stamp}-events.json`), JSON.stringify({ date: new Date().toISOString(), store: choice.label, clients: audience.length, idlePolls, register: registers, fanout: fan, baselineFanout: baselineFan, capacity: cap, report: lines }, null, 2) + '\n');
   } finally {
     await confab.stop();
     agent.destroy();

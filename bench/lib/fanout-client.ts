@@ -2,9 +2,8 @@
 // over IPC; it polls each one and notes, per message id, how many clients hold the event and
 // when the last one got it (wall-clock ms, comparable across processes).
 // Several of these share the clients so one harness thread is not the bottleneck being measured.
-import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { agent, call } from './http-client.js';
+import { LeanPoller } from './lean-poller.js';
 
 export interface FanoutQueue {
   auth: string;
@@ -26,15 +25,17 @@ function send(message: FromClient) {
 
 const receipts = new Map<number, { count: number; last: number }>();
 const stop = new AbortController();
-// Every poll of this process listens on the one signal.
-setMaxListeners(0, stop.signal);
+const pollers: LeanPoller[] = [];
 let loops: Promise<void>[] = [];
 let queues: FanoutQueue[] = [];
 
 async function pollLoop(port: number, queue: FanoutQueue) {
+  const poller = new LeanPoller(port, queue.auth);
+  pollers.push(poller);
   while (!stop.signal.aborted) {
     try {
-      const answer = await call(port, 'GET', '/events', queue.auth, { queue_id: queue.queueId, last_event_id: queue.lastEventId }, stop.signal);
+      const answer = await poller.poll(queue.queueId, queue.lastEventId);
+      if (answer.status !== 200) throw new Error(`poll answered ${answer.status}`);
       const now = wallNow();
       for (const event of answer.body.events ?? []) {
         queue.lastEventId = Math.max(queue.lastEventId, event.id);
@@ -61,8 +62,8 @@ process.on('message', (message: ToClient) => {
     send({ kind: 'receipts', receipts: [...receipts] });
   } else {
     stop.abort();
+    for (const poller of pollers) poller.close();
     void Promise.allSettled(loops).then(() => {
-      agent.destroy();
       send({ kind: 'stopped', lastEventIds: queues.map((q) => q.lastEventId) });
       process.disconnect();
     });
