@@ -2,11 +2,11 @@
 // start, whitespace or an opening delimiter, and not followed by a letter or digit), linkifiers
 // apply in their configured order, and an earlier linkifier wins where matches overlap.
 import { RE2JS } from 're2js';
-import { parseTemplate, type Template } from 'url-template';
 import { isBoundaryAt, neverMatchesBoundary, type Run, splitRuns } from './boundary-free.js';
 import type { LinkifierMatch } from '../markdown/types.js';
 import { fastAnchoredRegex } from './fast-pattern.js';
 import { literalPrefix, requiredLiterals } from './literals.js';
+import { compileTemplate, type Expander } from './url-template.js';
 
 export type { LinkifierMatch };
 
@@ -37,7 +37,8 @@ export interface CompiledLinkifier {
   readonly prefix: string;
   /** Outcome per run text (words repeat across messages): the match's length and URL, or null. */
   readonly runMemo: Map<string, { length: number; url: string } | null>;
-  readonly template: Template;
+  /** Expands the URL template with a match's groups. */
+  readonly expand: Expander;
   /** The anchored pattern as a sticky native expression, when backtracking is safe (fast-pattern.ts). */
   readonly fast: RegExp | null;
 }
@@ -71,7 +72,7 @@ export function compileLinkifiers(rows: readonly LinkifierRow[]): CompiledLinkif
         literals: requiredLiterals(row.pattern),
         prefix: literalPrefix(row.pattern),
         runMemo: new Map(),
-        template: parseTemplate(row.url_template),
+        expand: compileTemplate(row.url_template),
         fast: fastAnchoredRegex(row.pattern),
       });
     } catch {
@@ -133,7 +134,7 @@ function push(linkifier: CompiledLinkifier, text: string, found: Found, out: Tex
   if (end === start) return end;
   const values: Record<string, string | null> = {};
   for (const name of linkifier.groupNames) values[name] = matcher.group(name);
-  out.push({ start, end, url: linkifier.template.expand(values), text: text.slice(start, end) });
+  out.push({ start, end, url: linkifier.expand(values), text: text.slice(start, end) });
   return end;
 }
 
@@ -145,7 +146,7 @@ function pushFast(linkifier: CompiledLinkifier, fast: RegExp, text: string, star
   const values: Record<string, string | null> = {};
   for (const name of linkifier.groupNames) values[name] = found.groups?.[name] ?? null;
   const end = start + found[0].length;
-  out.push({ start, end, url: linkifier.template.expand(values), text: found[0] });
+  out.push({ start, end, url: linkifier.expand(values), text: found[0] });
   return true;
 }
 

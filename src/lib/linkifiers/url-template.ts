@@ -1,5 +1,6 @@
-// RFC 6570 URL templates: a strict syntax check that also lists the template's variables
-// (expansion itself is the url-template package's job).
+// RFC 6570 URL templates: a strict syntax check that also lists the template's variables, and
+// expansion prepared once per template (results are the url-template package's).
+import { parseTemplate } from 'url-template';
 
 /** Operators RFC 6570 defines (levels 2 and 3); "=,!@|" are reserved for the future and refused. */
 const OPERATORS = new Set(['+', '#', '.', '/', ';', '?', '&']);
@@ -54,4 +55,43 @@ export function templateVariables(template: string): string[] | null {
     }
   }
   return names;
+}
+
+/** RFC 6570 simple expansion of one value: everything but unreserved characters percent-encoded. */
+function encodeUnreserved(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+export type Expander = (values: Record<string, string | null>) => string;
+
+/**
+ * Expansion with the url-template package's results, prepared once per template: that package
+ * parses the template again on every call, and a busy organization expands on every message.
+ * Literal stretches are encoded once; plain {name} expressions (nearly every linkifier's) are
+ * encoded directly; any other expression is left to the package.
+ */
+export function compileTemplate(template: string): Expander {
+  const whole = parseTemplate(template);
+  if (templateVariables(template) === null) return (values) => whole.expand(values);
+  const pieces: Array<string | Expander> = [];
+  for (const part of template.split(/(\{[^{}]+\})/)) {
+    if (part === '') continue;
+    const plainName = /^\{([A-Za-z0-9_]+)\}$/.exec(part)?.[1];
+    if (plainName !== undefined) {
+      pieces.push((values) => {
+        const value = values[plainName];
+        return value === null || value === undefined ? '' : encodeUnreserved(value);
+      });
+    } else if (part.startsWith('{')) {
+      const expression = parseTemplate(part);
+      pieces.push((values) => expression.expand(values));
+    } else {
+      pieces.push(parseTemplate(part).expand({}));
+    }
+  }
+  return (values) => {
+    let out = '';
+    for (const piece of pieces) out += typeof piece === 'string' ? piece : piece(values);
+    return out;
+  };
 }
