@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
-import { ensureCompiled } from './lib/confab-build.js';
+import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import type { FromClient, ToClient } from './lib/fanout-client.js';
 import { agent, basicAuth, call, percentile } from './lib/http-client.js';
 import { measure } from './lib/load.js';
@@ -251,7 +251,7 @@ async function main() {
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   const confab = await startProcess({
     name: 'confab', command: process.execPath,
-    args: [...profileFlags('confab'), ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+    args: [...profileFlags('confab'), ...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
     port, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-server.log`), cwd: ROOT,
   });
   try {

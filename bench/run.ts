@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { COMMON_SEARCH_WORD } from './lib/text.js';
-import { ensureCompiled } from './lib/confab-build.js';
+import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/discover.js';
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
@@ -86,7 +86,7 @@ async function main() {
   // Confab on the data set.
   const port = await freePort();
   const nodeFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
-  const entry = serverMode === 'dist' ? [ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+  const entry = serverMode === 'dist' ? [...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   const confab = await startProcess({
     name: 'confab', command: process.execPath,

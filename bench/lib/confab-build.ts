@@ -5,6 +5,9 @@ import { join } from 'node:path';
 
 const BUILD_TIMEOUT_MS = 600_000;
 
+/** Node flags of `npm start` (package.json), so benchmarks run the server as operators do. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 function newestSource(dir: string, depth = 0): number {
   if (depth > 20) return 0;
   let newest = 0;
