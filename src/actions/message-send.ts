@@ -20,7 +20,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
 import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
 import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
-import type { MessageInternals } from '../events/registry.js';
+import type { MessageInternals } from '../events/shape.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
 import { renderForSend } from './message-render.js';

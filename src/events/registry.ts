@@ -1,11 +1,9 @@
-// The process's event queues: takes deliveries from the bus, filters them per queue
-// (event types, narrow), shapes them per client, and serves long-polls.
-import type { UserRow } from '../db/schema.js';
+// The process's event queues: takes deliveries from the bus, hands each to the queues it is for
+// (filtered and shaped per client in shape.ts), and serves long-polls.
 import { BadEventQueueIdError } from '../errors.js';
 import { normalizeNarrow } from '../lib/narrow/parse.js';
 import { buildNarrowPredicate, type MessagePredicate } from '../lib/narrow/predicate.js';
-import type { MessageFacts } from '../lib/narrow/types.js';
-import { canSeeDeliveryEmail } from '../lib/user-format.js';
+import type { ResolvedNarrow } from '../lib/narrow/types.js';
 import { loadTopicState, resolveNarrow } from '../queries/narrow/resolve.js';
 import { getRealmById } from '../queries/realms.js';
 import { getUserById } from '../queries/users.js';
@@ -14,40 +12,32 @@ import type { Delivery } from './bus.js';
 import { loadSnapshots, saveSnapshots } from './persistence.js';
 import { Heartbeats } from './heartbeats.js';
 import { EventQueue } from './queue.js';
+import { type MessageInternals, type ShapeTarget, shapeFor } from './shape.js';
 import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueOwner, QueueSpec } from './types.js';
 
-/**
- * What a message event carries for the registry only, under the `internal` key (removed before
- * any client sees the event): the raw Markdown and the facts the narrow filter and the
- * per-client avatar rule need.
- */
-export interface MessageInternals {
-  raw_content: string;
-  recipient_type: number;
-  has_link: boolean;
-  has_image: boolean;
-  has_attachment: boolean;
-  /** The recipients' user_message flag bits (one event per distinct set of flags). */
-  flag_bits: number;
-  sender: Pick<UserRow, 'id' | 'is_bot' | 'settings' | 'avatar_source'>;
-  /** On the copy of a public stream message for all_public_streams queues: who got it already. */
-  all_public_streams?: { realm_id: number; recipients: number[] };
+interface Entry extends ShapeTarget {
+  /** A narrow that reads muted streams and topic policies, kept so the filter can follow their changes. */
+  topicNarrow?: ResolvedNarrow;
+  /** Counts reloads of that state, so only the newest one is applied. */
+  topicStateLoads?: number;
 }
 
-interface Entry {
-  queue: EventQueue;
-  viewer: Pick<UserRow, 'id' | 'role'>;
-  /** null: the queue has no narrow. */
-  matches: MessagePredicate | null;
+/** Whether an event changes the muted streams or topic policies a narrow may read. */
+function changesTopicState(event: Record<string, unknown>): boolean {
+  if (event.type === 'user_topic') return true;
+  return event.type === 'subscription' && event.op === 'update' && (event.property === 'is_muted' || event.property === 'in_home_view');
 }
 
 const SWEEP_SECONDS = 60;
 
-type QueueDeps = Pick<Services, 'config' | 'db' | 'clock' | 'bus'>;
+type QueueDeps = Pick<Services, 'config' | 'db' | 'clock' | 'bus' | 'log'>;
 
 /** Services with a queue registry that is not started yet (start() subscribes it to the bus). */
 export function withQueues(base: Omit<Services, 'queues'>): Services {
-  return { ...base, queues: new QueueRegistry(base) };
+  // The registry holds the services object itself, so it sees the logger the server sets later.
+  const services = { ...base } as Services;
+  services.queues = new QueueRegistry(services);
+  return services;
 }
 
 export class QueueRegistry implements EventQueues {
@@ -60,6 +50,7 @@ export class QueueRegistry implements EventQueues {
   private sweepTimer: NodeJS.Timeout | null = null;
   private readonly heartbeats: Heartbeats;
   private closing = false;
+  private readonly reloads = new Set<Promise<void>>();
 
   constructor(private readonly services: QueueDeps) {
     this.heartbeats = new Heartbeats(services.config.heartbeatMinSeconds, services.config.heartbeatMaxSeconds);
@@ -90,6 +81,7 @@ export class QueueRegistry implements EventQueues {
   /** Stops taking deliveries and saves every queue into the store. */
   async save(): Promise<void> {
     this.shutdown();
+    await this.settle();
     this.unsubscribe?.();
     this.unsubscribe = null;
     await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()));
@@ -169,8 +161,31 @@ export class QueueRegistry implements EventQueues {
       const narrow = await resolveNarrow(this.services.db, realm, viewer, normalizeNarrow(spec.narrow));
       const state = narrow.needsTopicState ? await loadTopicState(this.services.db, viewer.id) : undefined;
       matches = buildNarrowPredicate(narrow, state);
+      if (narrow.needsTopicState) return { queue, viewer: { id: viewer.id, role: viewer.role }, matches, topicNarrow: narrow };
     }
     return { queue, viewer: { id: viewer.id, role: viewer.role }, matches };
+  }
+
+  private track(work: Promise<void>): void {
+    this.reloads.add(work);
+    void work.finally(() => this.reloads.delete(work));
+  }
+
+  /** Waits for filters being rebuilt after topic-state changes (before saving, and in tests). */
+  async settle(): Promise<void> {
+    while (this.reloads.size > 0) await Promise.all(this.reloads);
+  }
+
+  /** Rebuilds a narrow's filter from the user's current muted streams and topic policies. */
+  private async reloadTopicState(entry: Entry): Promise<void> {
+    const load = (entry.topicStateLoads ?? 0) + 1;
+    entry.topicStateLoads = load;
+    try {
+      const state = await loadTopicState(this.services.db, entry.viewer.id);
+      if (entry.topicStateLoads === load) entry.matches = buildNarrowPredicate(entry.topicNarrow!, state);
+    } catch (error) {
+      this.services.log?.error({ err: error, queue: entry.queue.id }, 'reloading a narrow\'s topic state failed');
+    }
   }
 
   private add(entry: Entry): void {
@@ -212,8 +227,10 @@ export class QueueRegistry implements EventQueues {
     for (const delivery of batch) {
       // Most queues want the same shape of an event; each shape is built once per delivery.
       const shapes = new Map<string, ApiEvent[]>();
+      const reload = changesTopicState(delivery.event);
       for (const entry of this.targets(delivery)) {
         for (const shaped of shapeFor(entry, delivery.event as ApiEvent, shapes)) entry.queue.push(shaped);
+        if (reload && entry.topicNarrow) this.track(this.reloadTopicState(entry));
       }
     }
   }
@@ -229,83 +246,4 @@ function removeFrom<K>(index: Map<K, Set<Entry>>, key: K, entry: Entry): void {
   const set = index.get(key);
   if (!set?.delete(entry)) return;
   if (set.size === 0) index.delete(key);
-}
-
-function messageFacts(message: Record<string, unknown>, internal: MessageInternals): MessageFacts {
-  return {
-    id: message.id as number,
-    senderId: message.sender_id as number,
-    recipientId: message.recipient_id as number,
-    recipientType: internal.recipient_type,
-    topic: message.subject as string,
-    content: internal.raw_content,
-    flags: internal.flag_bits,
-    hasLink: internal.has_link,
-    hasImage: internal.has_image,
-    hasAttachment: internal.has_attachment,
-    hasReaction: Array.isArray(message.reactions) && message.reactions.length > 0,
-  };
-}
-
-/** Shape keys by (raw, noAvatar, echo), so a key is not built for every queue. */
-const MESSAGE_SHAPES = Array.from({ length: 8 }, (_, i) => `message/${Boolean(i & 4)}/${Boolean(i & 2)}/${Boolean(i & 1)}`);
-
-function shapeMessage(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEvent[]>): ApiEvent[] {
-  const facts = event.internal as MessageInternals | undefined;
-  const original = event.message as Record<string, unknown>;
-  if (facts && entry.matches && !entry.matches(messageFacts(original, facts))) return [];
-  const { spec } = entry.queue;
-  const raw = Boolean(facts && !spec.applyMarkdown);
-  const noAvatar = Boolean(
-    facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && canSeeDeliveryEmail(entry.viewer, facts.sender as UserRow),
-  );
-  const echo = event.sender_queue_id !== undefined && event.sender_queue_id === entry.queue.id && event.local_message_id !== undefined;
-  const key = MESSAGE_SHAPES[(raw ? 4 : 0) | (noAvatar ? 2 : 0) | (echo ? 1 : 0)]!;
-  const known = shapes.get(key);
-  if (known) return known;
-  const { internal: _internal, sender_queue_id: _senderQueueId, local_message_id: localId, ...rest } = event;
-  const message = { ...original };
-  if (raw) {
-    message.content = facts!.raw_content;
-    message.content_type = 'text/x-markdown';
-  }
-  if (noAvatar) message.avatar_url = null;
-  const shaped: ApiEvent = { ...rest, message };
-  if (echo) shaped.local_message_id = localId;
-  shapes.set(key, [shaped]);
-  return [shaped];
-}
-
-/** The event as this queue's client should see it: none, one, or (old deletion form) several. */
-function shapeFor(entry: Entry, event: ApiEvent, shapes: Map<string, ApiEvent[]>): ApiEvent[] {
-  const { spec } = entry.queue;
-  if (spec.eventTypes !== null && !spec.eventTypes.includes(event.type)) return [];
-  switch (event.type) {
-    case 'message':
-      return shapeMessage(entry, event, shapes);
-    case 'delete_message': {
-      if (spec.capabilities.bulk_message_deletion || !Array.isArray(event.message_ids)) return [event];
-      const known = shapes.get('delete_message/single');
-      if (known) return known;
-      const { message_ids: ids, ...rest } = event;
-      const split = (ids as number[]).map((id) => ({ ...rest, message_id: id }));
-      shapes.set('delete_message/single', split);
-      return split;
-    }
-    case 'realm_linkifiers':
-      // Documented for template-aware clients only; the others' register state holds none.
-      return spec.capabilities.linkifier_url_template ? [event] : [];
-    case 'muted_topics':
-      // The legacy form goes only to clients that did not ask for its successor.
-      return spec.eventTypes?.includes('user_topic') ? [] : [event];
-    case 'typing':
-      if (event.message_type === 'stream' && !spec.capabilities.stream_typing_notifications) return [];
-      return [event];
-    case 'update_display_settings':
-    case 'update_global_notifications':
-      // The legacy forms of user_settings events, for clients that do not read user_settings.
-      return spec.capabilities.user_settings_object ? [] : [event];
-    default:
-      return [event];
-  }
 }

@@ -155,6 +155,23 @@ for (const dialect of testDialects()) {
       assert.deepEqual(events.map((e: any) => [e.type, e.message?.id]), [['message', kept.id], ['alert_words', undefined]]);
     });
 
+    it('lets a narrow on followed or muted topics follow later changes to them', async () => {
+      const { mona } = ctx.seed.users;
+      const followed = await create(mona, { narrow: [{ operator: 'is', operand: 'followed', negated: false }] });
+      const home = await create(mona, { narrow: [{ operator: 'in', operand: 'home', negated: false }] });
+      const general = ctx.seed.streams.general.id;
+      const messages = async (queueId: string) =>
+        expectSuccess(await poll('mona', queueId)).events.filter((e: { type: string }) => e.type === 'message').map((e: any) => e.message.content);
+      expectSuccess(await sendToGeneral('mark', 'kept up', 'before'));
+      expectSuccess(await ctx.as('mona').post('/user_topics', { stream_id: general, topic: 'kept up', visibility_policy: 3 }));
+      expectSuccess(await ctx.as('mona').post('/user_topics', { stream_id: general, topic: 'hushed', visibility_policy: 1 }));
+      await ctx.services.queues.settle();
+      expectSuccess(await sendToGeneral('mark', 'kept up', 'after'));
+      expectSuccess(await sendToGeneral('mark', 'hushed', 'quiet'));
+      assert.deepEqual(await messages(followed.id), ['<p>after</p>']);
+      assert.deepEqual(await messages(home.id), ['<p>before</p>', '<p>after</p>']);
+    });
+
     it('keeps only the event types asked for', async () => {
       const { mona } = ctx.seed.users;
       const queue = await create(mona, { eventTypes: ['alert_words'] });
