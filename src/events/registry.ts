@@ -120,25 +120,44 @@ export class QueueRegistry implements EventQueues {
 
   /** Acknowledges, then returns pending events at once or waits for one (or a heartbeat). */
   async poll(request: PollRequest): Promise<QueuedEvent[]> {
+    return this.take(request) ?? new Promise((resolve) => this.wait(request, resolve));
+  }
+
+  /**
+   * The first half of a poll: acknowledges, then returns the events to answer with now, or null
+   * when the poll is to wait for them (wait). Throws the reference's errors, changing nothing.
+   */
+  take(request: Omit<PollRequest, 'onDisconnect'>): QueuedEvent[] | null {
     const { queue } = this.owned(request.queueId, request.userId);
     queue.acknowledge(request.lastEventId);
     queue.lastAccess = this.services.clock.now();
     const ready = queue.pending();
-    if (ready.length > 0 || request.dontBlock || this.closing) return [...ready];
-    const events = await new Promise<QueuedEvent[]>((resolve) => {
-      const stop = queue.wait((events) => {
-        this.heartbeats.disarm(queue);
-        resolve(events);
-      });
-      this.heartbeats.arm(queue);
-      request.onDisconnect?.(() => {
-        // A newer poll may have taken the queue over; its heartbeat stays.
-        if (stop()) this.heartbeats.disarm(queue);
-        resolve([]);
-      });
+    return ready.length > 0 || request.dontBlock || this.closing ? [...ready] : null;
+  }
+
+  /**
+   * The second half, after take returned null: calls `done` once, with the events when one
+   * arrives (or a heartbeat, or shutdown), or with nothing when the client goes away.
+   */
+  wait(request: PollRequest, done: (events: QueuedEvent[]) => void): void {
+    const { queue } = this.owned(request.queueId, request.userId);
+    let finished = false;
+    const finish = (events: QueuedEvent[]) => {
+      if (finished) return;
+      finished = true;
+      queue.lastAccess = this.services.clock.now();
+      done(events);
+    };
+    const stop = queue.wait((events) => {
+      this.heartbeats.disarm(queue);
+      finish(events);
     });
-    queue.lastAccess = this.services.clock.now();
-    return events;
+    this.heartbeats.arm(queue);
+    request.onDisconnect?.(() => {
+      // A newer poll may have taken the queue over; its heartbeat stays.
+      if (stop()) this.heartbeats.disarm(queue);
+      finish([]);
+    });
   }
 
   /** Collects queues with no poll connected for longer than their idle time. */

@@ -4,8 +4,8 @@
 // step succeeds: anything else, and every error, goes on to the Fastify route, which answers it
 // in full (nothing here changes state before the point where it can no longer fail).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pollQueue } from '../endpoints/get-events.js';
 import { eventsJson } from '../events/queue.js';
+import type { QueuedEvent } from '../events/types.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { p, parseParams } from './params.js';
@@ -31,23 +31,50 @@ function plainPoll(req: IncomingMessage): Record<string, string> | null {
   return raw;
 }
 
-async function userIdOf(services: Services, cache: PollAuthCache, req: IncomingMessage): Promise<number> {
-  const { authorization, host } = req.headers;
-  const known = cache.userIdFor(authorization!, host);
-  if (known !== undefined) return known;
-  const { user } = await authenticate(services, authorization, host);
-  cache.remember(authorization!, host, user.id);
-  return user.id;
+/** Calls `listener` if the client goes away before the answer is written. */
+function onDisconnect(res: ServerResponse): (listener: () => void) => void {
+  return (listener) =>
+    res.once('close', () => {
+      if (!res.writableEnded) listener();
+    });
 }
 
-async function answer(services: Services, cache: PollAuthCache, req: IncomingMessage, res: ServerResponse, raw: Record<string, string>): Promise<void> {
-  const userId = await userIdOf(services, cache, req);
-  const { values } = parseParams(PLAIN_POLL, raw, {});
-  const { events, queue_id: queueId } = await pollQueue(services, userId, values, res);
+function respond(res: ServerResponse, queueId: string, events: readonly QueuedEvent[]): void {
   // What JSON.stringify would write for the answer, with each shared event serialized once.
   const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * Answers the poll now or when its events come, with no promise in between: a delivery to a
+ * thousand waiting clients writes a thousand answers, and each promise step would add to each.
+ * Returns false when the route is to take the request instead (nothing has changed then).
+ */
+function serve(services: Services, userId: number, res: ServerResponse, raw: Record<string, string>): boolean {
+  let request;
+  let ready;
+  try {
+    const { values } = parseParams(PLAIN_POLL, raw, {});
+    request = { queueId: values.queue_id, userId, lastEventId: values.last_event_id, dontBlock: values.dont_block };
+    ready = services.queues.take(request);
+  } catch {
+    return false;
+  }
+  const queueId = request.queueId;
+  if (ready) {
+    respond(res, queueId, ready);
+    return true;
+  }
+  services.queues.wait({ ...request, onDisconnect: onDisconnect(res) }, (events) => {
+    try {
+      respond(res, queueId, events);
+    } catch (error) {
+      // The answer is written while an event is handed out: one failure must not stop the others.
+      services.log?.error({ err: error }, 'event poll answer failed');
+    }
+  });
+  return true;
 }
 
 /** Wraps Fastify's request handler: plain polls are answered here, everything else goes to `next`. */
@@ -56,10 +83,19 @@ export function withEventPolls(services: Services, next: NodeHandler): NodeHandl
   return (req, res) => {
     const raw = plainPoll(req);
     if (raw === null) return next(req, res);
-    answer(services, cache, req, res, raw).catch((error: unknown) => {
-      // A poll fails before it waits or answers, so the route can take the request from the start.
-      if (!res.headersSent) return next(req, res);
-      services.log?.error({ err: error }, 'event poll failed');
-    });
+    const { authorization, host } = req.headers;
+    const userId = cache.userIdFor(authorization!, host);
+    if (userId !== undefined) {
+      if (!serve(services, userId, res, raw)) next(req, res);
+      return;
+    }
+    authenticate(services, authorization, host).then(
+      ({ user }) => {
+        cache.remember(authorization!, host, user.id);
+        if (!serve(services, user.id, res, raw)) next(req, res);
+      },
+      // The route answers failed credentials in full.
+      () => next(req, res),
+    );
   };
 }
