@@ -2,6 +2,7 @@
 // user_message row per recipient, and announce it with message events.
 import type { StreamRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
+import { insertUserMessages } from '../db/user-message-insert.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
 import {
@@ -131,8 +132,6 @@ function recipientFlags(ctx: ActionContext, destination: Destination, rendered: 
   return flags;
 }
 
-const INSERT_CHUNK = 500;
-
 /** Wildcard mentions of a large audience must pass the realm's wildcard_mention_policy. */
 function checkSendWildcards(ctx: ActionContext, destination: Destination, rendered: RenderResult): void {
   if (!rendered.streamWildcard && !rendered.topicWildcard) return;
@@ -174,10 +173,7 @@ export async function doSendMessage(
   const { id } = await tx.insertInto('message').values(row).returning('id').executeTakeFirstOrThrow();
   const flags = recipientFlags(ctx, destination, rendered, spec.readBySender);
   await applyRecipientPreferences({ db: tx, bus: ctx.services.bus, realmId: realm.id, senderId: actor.id }, flags, content);
-  const rows = [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await tx.insertInto('user_message').values(rows.slice(i, i + INSERT_CHUNK)).execute();
-  }
+  await insertUserMessages(tx, [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits })));
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }
