@@ -95,6 +95,23 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await messages('mark', subscriber), [[publicId, ['stream_wildcard_mentioned', 'wildcard_mentioned']]]);
     });
 
+    it('answers each poll once, and keeps the heartbeat of a poll that took over the queue', async () => {
+      const { mona } = ctx.seed.users;
+      const queue = await create(mona);
+      const request = { queueId: queue.id, userId: mona.id, lastEventId: -1, dontBlock: false };
+      const first: string[][] = [];
+      const second: string[][] = [];
+      let firstGoesAway = () => {};
+      ctx.services.queues.wait({ ...request, onDisconnect: (listener) => (firstGoesAway = listener) }, (events) => first.push(events.map((e) => e.type)));
+      ctx.services.queues.wait(request, (events) => second.push(events.map((e) => e.type)));
+      // The newer poll ends the older one with nothing; the older client leaving later changes nothing.
+      assert.deepEqual(first, [[]]);
+      firstGoesAway();
+      assert.deepEqual(first, [[]]);
+      await waitUntil(() => second.length > 0);
+      assert.deepEqual(second, [['heartbeat']]);
+    });
+
     it('answers a quiet poll with a heartbeat', async () => {
       const queue = await create(ctx.seed.users.mona);
       const body = expectSuccess(await poll('mona', queue.id, { dont_block: false }));
