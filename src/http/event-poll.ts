@@ -2,7 +2,8 @@
 // day, and for it Fastify's routing, hooks and reply pipeline cost more than the poll itself.
 // Only the plain form (queue_id, last_event_id, dont_block) is taken here, and only while each
 // step succeeds: anything else, and every error, goes on to the Fastify route, which answers it
-// in full (nothing here changes state before the point where it can no longer fail).
+// in full (nothing here changes state before the point where it can no longer fail). Polls
+// answered here do not appear in Fastify's request log.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
