@@ -2,7 +2,7 @@
 // delete_message events to everyone who can see the message (or just lost it).
 import type { MessageRow, StreamRow } from '../db/schema.js';
 import { realmLinkifiers, topicLinks } from '../lib/linkifiers/index.js';
-import { flagNames } from '../lib/message-flags.js';
+import { flagNames, groupByFlags } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
 import type { ActionContext } from './context.js';
 import { applyContentEdit, type ContentEdit } from './message-edit-content.js';
@@ -32,9 +32,7 @@ export interface CheckedEdit {
 
 /** One event per distinct set of flags, so each recipient learns their own. */
 function sendPerFlags(ctx: ActionContext, event: Record<string, unknown>, flagsByUser: Map<number, number>, readOnly: number[]) {
-  const byFlags = new Map<number, number[]>();
-  for (const [userId, bits] of flagsByUser) byFlags.set(bits, [...(byFlags.get(bits) ?? []), userId]);
-  for (const [bits, users] of byFlags) ctx.events.send({ ...event, flags: flagNames(bits) }, users);
+  for (const [bits, users] of groupByFlags(flagsByUser)) ctx.events.send({ ...event, flags: flagNames(bits) }, users);
   ctx.events.send({ ...event, flags: ['read'] }, readOnly);
 }
 
@@ -88,7 +86,8 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
   if (access) await moveUserMessages(ctx, move, ids, access);
   await writeMovedRows(ctx, move, ids, historyOrder(entry), moveEntry);
 
-  const holders = await holderFlags(ctx, message.id);
+  // A topic move keeps every user_message row, so the flags a content edit returned still hold.
+  const holders = (!access && flags) || (await holderFlags(ctx, message.id));
   const others = subscriberAudience(move.origStream, new Set(holders.keys()), access, oldActive, newActive);
   sendPerFlags(ctx, { ...event, message_ids: ids }, holders, others);
   if (access && access.losingAccess.length > 0) {

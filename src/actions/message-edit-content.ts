@@ -8,10 +8,9 @@ import {
 } from '../lib/edit-rules.js';
 import type { RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent } from '../lib/message-content.js';
-import { FLAG_BITS } from '../lib/message-flags.js';
+import { FLAG_BITS, groupByFlags } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { messageRecipientIds } from '../queries/messages.js';
 import { subscriberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
 import { renderForSend } from './message-render.js';
@@ -22,6 +21,8 @@ const DELETED_CONTENT = '(deleted)';
 export interface ContentEdit {
   content: string;
   rendered: RenderResult;
+  /** The flags of everyone who holds the message, read once for rendering and for the new flags. */
+  holders: Map<number, number>;
 }
 
 /** Blank content becomes "(deleted)"; otherwise the send path's rules (NUL refused, long text truncated). */
@@ -34,10 +35,11 @@ export function normalizeEditedContent(raw: string): string {
  * people who hold it.
  */
 export async function renderEditedContent(ctx: ActionContext, message: MessageRow, recipientType: number, content: string): Promise<ContentEdit> {
-  const userIds = await messageRecipientIds(ctx.tx, [message.id]);
-  const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds };
+  const rows = await ctx.tx.selectFrom('user_message').select(['user_id', 'flags']).where('message_id', '=', message.id).execute();
+  const holders = new Map(rows.map((r) => [r.user_id, r.flags]));
+  const target = { recipientId: message.recipient_id, recipientType, topic: message.subject, userIds: [...holders.keys()] };
   const rendered = await renderForSend(ctx, target, content);
-  return { content, rendered };
+  return { content, rendered, holders };
 }
 
 /**
@@ -93,10 +95,9 @@ export async function applyContentEdit(
     })
     .where('id', '=', message.id)
     .execute();
-  const rows = await ctx.tx.selectFrom('user_message').select(['user_id', 'flags']).where('message_id', '=', message.id).execute();
   const after = new Map<number, number>();
-  const changed = new Map<number, number[]>();
-  for (const { user_id, flags } of rows) {
+  const changed: Array<[number, number]> = [];
+  for (const [user_id, flags] of edit.holders) {
     let bits = flags & ~RENDERED_MENTIONS;
     if (rendered.mentionedUserIds.has(user_id)) bits |= FLAG_BITS.mentioned;
     if (rendered.streamWildcard && user_id !== message.sender_id) bits |= FLAG_BITS.stream_wildcard_mentioned;
@@ -104,9 +105,9 @@ export async function applyContentEdit(
       bits |= FLAG_BITS.topic_wildcard_mentioned;
     }
     after.set(user_id, bits);
-    if (bits !== flags) changed.set(bits, [...(changed.get(bits) ?? []), user_id]);
+    if (bits !== flags) changed.push([user_id, bits]);
   }
-  for (const [bits, userIds] of changed) {
+  for (const [bits, userIds] of groupByFlags(changed)) {
     await ctx.tx
       .updateTable('user_message')
       .set({ flags: bits })

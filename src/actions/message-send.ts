@@ -14,7 +14,7 @@ import {
 import { type CompiledLinkifier, realmLinkifiers } from '../lib/linkifiers/index.js';
 import { renderMarkdown, type RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
-import { FLAG_BITS, flagNames } from '../lib/message-flags.js';
+import { FLAG_BITS, flagNames, groupByFlags } from '../lib/message-flags.js';
 import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
@@ -204,12 +204,7 @@ function announce(
     applyMarkdown: true,
     clientGravatar: false,
   });
-  const byFlags = new Map<number, number[]>();
-  for (const [userId, bits] of flags) {
-    const group = byFlags.get(bits);
-    if (group) group.push(userId);
-    else byFlags.set(bits, [userId]);
-  }
+  const byFlags = groupByFlags(flags);
   const { message, sender } = parts;
   const internalWith = (bits: number): MessageInternals => ({
     raw_content: message.content,

@@ -52,3 +52,14 @@ export function flagNames(bits: number): string[] {
 export function isFlagName(name: string): name is FlagName {
   return Object.hasOwn(FLAG_BITS, name);
 }
+
+/** Users grouped by their flag bits (one event or update per distinct set of flags). */
+export function groupByFlags(flagsByUser: Iterable<[number, number]>): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (const [userId, bits] of flagsByUser) {
+    const group = groups.get(bits);
+    if (group) group.push(userId);
+    else groups.set(bits, [userId]);
+  }
+  return groups;
+}
