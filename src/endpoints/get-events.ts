@@ -1,34 +1,12 @@
 // GET /events: acknowledge, then return the queue's newer events at once or by long-polling.
 // Without a queue_id and with dont_block, it registers a queue from the register parameters.
-// Most polls skip this route and go through src/http/event-poll.ts, which calls pollQueue too.
-import type { ServerResponse } from 'node:http';
+// Most polls skip this route and are answered by src/http/event-poll.ts.
 import { queueSpecFor } from '../events/state/register.js';
-import type { QueuedEvent } from '../events/types.js';
 import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
+import { onDisconnect } from '../http/event-poll.js';
 import { p } from '../http/params.js';
 import { queueParams, queueRequest } from '../http/register-params.js';
-import type { Services } from '../services.js';
-
-/** Polls the user's queue; a client that goes away ends the wait with nothing. */
-export async function pollQueue(
-  services: Services,
-  userId: number,
-  request: { queue_id: string; last_event_id: number; dont_block: boolean },
-  raw: ServerResponse,
-): Promise<{ events: QueuedEvent[]; queue_id: string }> {
-  const events = await services.queues.poll({
-    queueId: request.queue_id,
-    userId,
-    lastEventId: request.last_event_id,
-    dontBlock: request.dont_block,
-    onDisconnect: (listener) =>
-      raw.once('close', () => {
-        if (!raw.writableEnded) listener();
-      }),
-  });
-  return { events, queue_id: request.queue_id };
-}
 
 export default endpoint({
   method: 'GET',
@@ -47,6 +25,13 @@ export default endpoint({
       return { events: [], queue_id: queue.id };
     }
     if (lastEventId === undefined) throw new ApiError("Missing 'last_event_id' argument");
-    return pollQueue(services, user.id, { queue_id: queueId, last_event_id: lastEventId, dont_block: params.dont_block }, reply.raw);
+    const events = await services.queues.poll({
+      queueId,
+      userId: user.id,
+      lastEventId,
+      dontBlock: params.dont_block,
+      onDisconnect: onDisconnect(reply.raw),
+    });
+    return { events, queue_id: queueId };
   },
 });

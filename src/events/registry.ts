@@ -228,8 +228,10 @@ export class QueueRegistry implements EventQueues {
     const out: Entry[] = [];
     const publicCopy = (delivery.event.internal as MessageInternals | undefined)?.all_public_streams;
     if (publicCopy) {
+      const entries = this.allPublic.get(publicCopy.realm_id);
+      if (!entries) return out;
       const recipients = new Set(publicCopy.recipients);
-      for (const entry of this.allPublic.get(publicCopy.realm_id) ?? []) {
+      for (const entry of entries) {
         if (!recipients.has(entry.queue.spec.userId)) out.push(entry);
       }
       return out;

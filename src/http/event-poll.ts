@@ -33,7 +33,7 @@ function plainPoll(req: IncomingMessage): Record<string, string> | null {
 }
 
 /** Calls `listener` if the client goes away before the answer is written. */
-function onDisconnect(res: ServerResponse): (listener: () => void) => void {
+export function onDisconnect(res: ServerResponse): (listener: () => void) => void {
   return (listener) =>
     res.once('close', () => {
       if (!res.writableEnded) listener();

@@ -1,9 +1,10 @@
 // Which user a poll's credentials belong to, remembered for a short while: a client polls with
 // the same Authorization header all day, and checking it against the store costs more than the
 // rest of the poll. Only the user id is kept (a poll needs nothing else), and only for credentials
-// that passed the full check. Any change to a user or an organization empties the cache, so a
-// deactivation or an email change takes effect at once; changes made outside this server's
-// event stream (the command line rotating a key) take effect within MAX_AGE_SECONDS.
+// that passed the full check. A change to a user forgets that user's credentials and a change to
+// an organization forgets all, so a deactivation or an email change takes effect at once; changes
+// made outside this server's event stream (the command line rotating a key) take effect within
+// MAX_AGE_SECONDS.
 import type { EventBus } from '../events/bus.js';
 import type { Clock } from '../services.js';
 
@@ -28,7 +29,13 @@ export class PollAuthCache {
     bus: EventBus,
   ) {
     bus.subscribe((batch) => {
-      if (batch.some(({ event }) => INVALIDATING.has(event.type as string))) this.clear();
+      for (const { event } of batch) {
+        if (!INVALIDATING.has(event.type as string)) continue;
+        // A change to one person forgets only their credentials; anything else forgets everyone's.
+        const person = (event.person ?? event.bot) as { user_id?: number } | undefined;
+        if (event.type !== 'realm' && typeof person?.user_id === 'number') this.forgetUser(person.user_id);
+        else this.clear();
+      }
     });
   }
 
@@ -48,6 +55,16 @@ export class PollAuthCache {
     if (!entries) this.byHost.set(host, (entries = new Map()));
     if (!entries.has(authorization)) this.size++;
     entries.set(authorization, { userId, checkedAt: this.clock.now() });
+  }
+
+  private forgetUser(userId: number): void {
+    for (const entries of this.byHost.values()) {
+      for (const [authorization, entry] of entries) {
+        if (entry.userId !== userId) continue;
+        entries.delete(authorization);
+        this.size--;
+      }
+    }
   }
 
   private clear(): void {
