@@ -7,9 +7,7 @@ import { sendOrFail } from '../actions/settings-update.js';
 import { ApiError } from '../errors.js';
 import { publicEndpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../lib/markdown/index.js';
 
 function wantsHtml(req: FastifyRequest): boolean {
   return /\btext\/html\b/.test(req.headers.accept ?? '');

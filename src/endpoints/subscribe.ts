@@ -48,7 +48,6 @@ export function principalList(value: unknown, name: string): Principals {
   return value as Principals;
 }
 
-/** "realm_default" (null), "unlimited" (-1) or a positive number of days; JSON or bare text. */
 export default endpoint({
   method: 'POST',
   url: '/users/me/subscriptions',

@@ -39,7 +39,8 @@ const BOUNDARY_CODES = [
   ...Array.from({ length: 11 }, (_, i) => 0x2000 + i), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ];
 const SAFE_POSIX = new Set(['alnum', 'alpha', 'digit', 'lower', 'upper', 'word', 'xdigit']);
-const PUNCTUATION = /^[!"#%&'()*+,\-./:;<=>?@[\\\]^_`{|}~$]$/;
+/** Punctuation whose escape stands for the character itself (in Python, RE2 and JavaScript alike). */
+export const ESCAPED_PUNCTUATION = /^[!"#%&'()*+,\-./:;<=>?@[\\\]^_`{|}~$]$/;
 
 const isBoundary = (code: number) => BOUNDARY_CODES.includes(code);
 const rangeIsSafe = (lo: number, hi: number) => lo <= hi && !BOUNDARY_CODES.some((c) => c >= lo && c <= hi);
@@ -49,7 +50,7 @@ function escapeValue(chars: string[], i: number): { value: number | 'class' | nu
   const c = chars[i + 1];
   if (c === undefined) return { value: null, next: i + 1 };
   if (c === 'd' || c === 'w') return { value: 'class', next: i + 2 };
-  if (PUNCTUATION.test(c)) return { value: c.codePointAt(0)!, next: i + 2 };
+  if (ESCAPED_PUNCTUATION.test(c)) return { value: c.codePointAt(0)!, next: i + 2 };
   if (c === 'x') {
     if (chars[i + 2] === '{') {
       const close = chars.indexOf('}', i + 3);

@@ -3,6 +3,7 @@
 // only when backtracking cannot take more than linear time on it: a plain sequence of characters
 // and classes, groups without repeats or alternation, and every variable repeat followed by
 // something that cannot start with a character the repeat consumes. Everything else stays on re2js.
+import { ESCAPED_PUNCTUATION } from './boundary-free.js';
 
 /** Inclusive code point ranges, sorted and not overlapping. */
 type CharSet = Array<[number, number]>;
@@ -22,8 +23,6 @@ interface Parsed {
 const MAX_CODE_POINT = 0x10ffff;
 const DIGITS: CharSet = [[0x30, 0x39]];
 const WORD: CharSet = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-/** Escapes of these stand for the character itself in both syntaxes. */
-const PUNCTUATION = /^[!"#%&'()*+,\-./:;<=>?@[\\\]^_`{|}~$]$/;
 const METACHARACTERS = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
 const GROUP_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REPEAT = /^\{([0-9]{1,4})(,([0-9]{0,4}))?\}/;
@@ -133,7 +132,7 @@ class Parser {
     this.i += 2;
     if (c === 'd') return DIGITS;
     if (c === 'w') return WORD;
-    if (c !== undefined && PUNCTUATION.test(c)) {
+    if (c !== undefined && ESCAPED_PUNCTUATION.test(c)) {
       const n = c.codePointAt(0)!;
       return [[n, n]];
     }

@@ -6,6 +6,7 @@ import { isBoundaryAt, neverMatchesBoundary, type Run, splitRuns } from './bound
 import type { LinkifierMatch } from '../markdown/types.js';
 import { fastAnchoredRegex } from './fast-pattern.js';
 import { literalPrefix, requiredLiterals } from './literals.js';
+import { compilePattern } from './pattern.js';
 import { compileTemplate, type Expander } from './url-template.js';
 
 export type { LinkifierMatch };
@@ -57,8 +58,8 @@ export function compileLinkifiers(rows: readonly LinkifierRow[]): CompiledLinkif
   const out: CompiledLinkifier[] = [];
   for (const row of rows) {
     try {
-      const regex = RE2JS.compile(row.pattern);
-      const groups = regex.namedGroups() as Record<string, number>;
+      const { regex, groupNames } = compilePattern(row.pattern);
+      const contextFree = !CONTEXT_ASSERTION.test(row.pattern);
       out.push({
         id: row.id,
         pattern: row.pattern,
@@ -66,9 +67,9 @@ export function compileLinkifiers(rows: readonly LinkifierRow[]): CompiledLinkif
         regex,
         bounded: RE2JS.compile(`${BEFORE}(${row.pattern})${AFTER}`),
         anchored: RE2JS.compile(`(${row.pattern})${AFTER}`),
-        contextFree: !CONTEXT_ASSERTION.test(row.pattern),
-        withinRuns: !CONTEXT_ASSERTION.test(row.pattern) && neverMatchesBoundary(row.pattern),
-        groupNames: Object.keys(groups),
+        contextFree,
+        withinRuns: contextFree && neverMatchesBoundary(row.pattern),
+        groupNames,
         literals: requiredLiterals(row.pattern),
         prefix: literalPrefix(row.pattern),
         runMemo: new Map(),
