@@ -2,7 +2,7 @@
 // sent or fetched, so they must not read and compile the list each time.
 import type { DbOrTx } from '../../db/schema.js';
 import { listLinkifiers } from '../../queries/linkifiers.js';
-import { type CompiledLinkifier, compileLinkifiers } from './match.js';
+import { type CompiledLinkifier, compileLinkifiers, type LinkifierRow } from './match.js';
 
 /**
  * Changes bump the realm's generation; an entry loaded under an older one is read again. The
@@ -16,8 +16,12 @@ const MAX_AGE_MS = 15_000;
 interface Entry {
   generation: number;
   loadedAt: number;
+  /** The rows the list was compiled from, to keep the compiled list (and its memos) when they have not changed. */
+  rowsKey?: string;
   linkifiers: Promise<CompiledLinkifier[]>;
 }
+
+const keyOf = (rows: readonly LinkifierRow[]) => JSON.stringify(rows.map((r) => [r.id, r.pattern, r.url_template]));
 
 /**
  * One cache per store: a Kysely instance and its transactions share one adapter object, while
@@ -42,7 +46,14 @@ export function realmLinkifiers(db: DbOrTx, realmId: number): Promise<CompiledLi
   const now = Date.now();
   const cached = cache.get(realmId);
   if (cached && cached.generation === generation && now - cached.loadedAt < MAX_AGE_MS) return cached.linkifiers;
-  const entry: Entry = { generation, loadedAt: now, linkifiers: listLinkifiers(db, realmId).then(compileLinkifiers) };
+  const entry: Entry = {
+    generation,
+    loadedAt: now,
+    linkifiers: listLinkifiers(db, realmId).then(async (rows) => {
+      entry.rowsKey = keyOf(rows);
+      return cached && cached.rowsKey === entry.rowsKey ? cached.linkifiers : compileLinkifiers(rows);
+    }),
+  };
   cache.set(realmId, entry);
   // A failed read is not remembered.
   entry.linkifiers.catch(() => {
