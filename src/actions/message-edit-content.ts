@@ -1,19 +1,13 @@
 // Content edits: the new text and its rendering, the wildcard-mention policy, the stored
 // columns and the recipients' mention flags.
 import type { MessageRow, StreamRow } from '../db/schema.js';
-import {
-  StreamWildcardMentionNotAllowedError,
-  TopicWildcardMentionNotAllowedError,
-  wildcardMentionAllowed,
-} from '../lib/edit-rules.js';
 import type { RenderResult } from '../lib/markdown/index.js';
 import { normalizeContent } from '../lib/message-content.js';
 import { FLAG_BITS, groupByFlags } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
-import { realmSettings } from '../lib/realm-settings.js';
 import { subscriberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
-import { renderForSend } from './message-render.js';
+import { checkWildcardPolicy, renderForSend } from './message-render.js';
 
 /** What an edit leaves of blank content. */
 const DELETED_CONTENT = '(deleted)';
@@ -48,15 +42,7 @@ export async function renderEditedContent(ctx: ActionContext, message: MessageRo
  * its participants, which rendering already gathered.
  */
 export async function checkWildcardMentions(ctx: ActionContext, stream: StreamRow, edit: ContentEdit): Promise<void> {
-  const { streamWildcard, topicWildcard, topicWildcardUserIds } = edit.rendered;
-  if (!streamWildcard && !topicWildcard) return;
-  const settings = realmSettings(ctx.realm);
-  const allowed = (audience: number) =>
-    wildcardMentionAllowed(ctx.actor, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
-  if (streamWildcard && !allowed((await subscriberIds(ctx.tx, stream.recipient_id!)).length)) {
-    throw new StreamWildcardMentionNotAllowedError();
-  }
-  if (topicWildcard && !allowed(topicWildcardUserIds?.size ?? 0)) throw new TopicWildcardMentionNotAllowedError();
+  await checkWildcardPolicy(ctx, edit.rendered, async () => (await subscriberIds(ctx.tx, stream.recipient_id!)).length);
 }
 
 const RENDERED_MENTIONS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;

@@ -2,6 +2,11 @@
 // whom the mentions reach (members of mentioned groups; topic participants for @**topic**).
 import { sql } from 'kysely';
 import { RecipientType } from '../db/schema.js';
+import {
+  StreamWildcardMentionNotAllowedError,
+  TopicWildcardMentionNotAllowedError,
+  wildcardMentionAllowed,
+} from '../lib/edit-rules.js';
 import { renderOrReject, type RenderResult } from '../lib/markdown/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
@@ -74,4 +79,21 @@ export async function renderForSend(ctx: ActionContext, target: RenderTarget, co
       target.recipientType === RecipientType.STREAM ? await topicParticipants(ctx, target) : new Set<number>();
   }
   return rendered;
+}
+
+/**
+ * Wildcard mentions of a stream message must pass the realm's wildcard_mention_policy for the
+ * actor, judged by the audience each reaches (`streamAudience` is asked only for a stream wildcard).
+ */
+export async function checkWildcardPolicy(
+  ctx: ActionContext,
+  rendered: RenderResult,
+  streamAudience: () => number | Promise<number>,
+): Promise<void> {
+  if (!rendered.streamWildcard && !rendered.topicWildcard) return;
+  const settings = realmSettings(ctx.realm);
+  const allowed = (audience: number) =>
+    wildcardMentionAllowed(ctx.actor, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
+  if (rendered.streamWildcard && !allowed(await streamAudience())) throw new StreamWildcardMentionNotAllowedError();
+  if (rendered.topicWildcard && !allowed(rendered.topicWildcardUserIds?.size ?? 0)) throw new TopicWildcardMentionNotAllowedError();
 }

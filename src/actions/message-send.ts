@@ -5,14 +5,9 @@ import { RecipientType } from '../db/schema.js';
 import { insertUserMessages } from '../db/user-message-insert.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
-import {
-  checkStreamPostPolicy,
-  StreamWildcardMentionNotAllowedError,
-  TopicWildcardMentionNotAllowedError,
-  wildcardMentionAllowed,
-} from '../lib/edit-rules.js';
+import { checkStreamPostPolicy } from '../lib/edit-rules.js';
 import { type CompiledLinkifier, realmLinkifiers } from '../lib/linkifiers/index.js';
-import { renderMarkdown, type RenderResult } from '../lib/markdown/index.js';
+import { renderMarkdown } from '../lib/markdown/index.js';
 import { normalizeContent, normalizeTopic } from '../lib/message-content.js';
 import { FLAG_BITS, flagNames, groupByFlags } from '../lib/message-flags.js';
 import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
@@ -24,7 +19,7 @@ import { getStreamById, getStreamByName, subscriberIds } from '../queries/stream
 import type { MessageInternals } from '../events/shape.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
-import { renderForSend } from './message-render.js';
+import { checkWildcardPolicy, renderForSend } from './message-render.js';
 
 export interface SendMessageSpec {
   addressee: Addressee;
@@ -132,16 +127,6 @@ function recipientFlags(ctx: ActionContext, destination: Destination, rendered: 
   return flags;
 }
 
-/** Wildcard mentions of a large audience must pass the realm's wildcard_mention_policy. */
-function checkSendWildcards(ctx: ActionContext, destination: Destination, rendered: RenderResult): void {
-  if (!rendered.streamWildcard && !rendered.topicWildcard) return;
-  const settings = realmSettings(ctx.realm);
-  const allowed = (audience: number) =>
-    wildcardMentionAllowed(ctx.actor, audience, settings.wildcard_mention_policy, settings.waiting_period_threshold, ctx.now);
-  if (rendered.streamWildcard && !allowed(destination.userIds.length)) throw new StreamWildcardMentionNotAllowedError();
-  if (rendered.topicWildcard && !allowed(rendered.topicWildcardUserIds?.size ?? 0)) throw new TopicWildcardMentionNotAllowedError();
-}
-
 export async function doSendMessage(
   ctx: ActionContext,
   destination: Destination,
@@ -151,7 +136,7 @@ export async function doSendMessage(
   const { tx, actor, realm } = ctx;
   const linkifiers = await realmLinkifiers(tx, realm.id);
   const rendered = await renderForSend(ctx, destination, content);
-  if (destination.stream) checkSendWildcards(ctx, destination, rendered);
+  if (destination.stream) await checkWildcardPolicy(ctx, rendered, () => destination.userIds.length);
   const row = {
     realm_id: realm.id,
     sender_id: actor.id,
