@@ -6,8 +6,7 @@ import { MAX_STREAM_DESCRIPTION_LENGTH } from '../actions/stream-create.js';
 import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { STREAM_POST_POLICIES } from '../lib/stream-format.js';
-import { parseRetentionDays } from '../lib/stream-update-rules.js';
+import { checkPostPolicy, parseRetentionDays } from '../lib/stream-update-rules.js';
 
 const STREAM_REQUEST_KEYS = ['name', 'description', 'color'];
 const COLOR = /^#([a-fA-F0-9]{3,6})$/;
@@ -60,10 +59,7 @@ export default endpoint({
     is_web_public: p.bool().default(false),
     is_default_stream: p.bool().default(false),
     history_public_to_subscribers: p.bool().optional(),
-    stream_post_policy: p.int().then((value, name) => {
-      if (!STREAM_POST_POLICIES.includes(value)) throw new ApiError(`Invalid ${name}`);
-      return value;
-    }).default(1),
+    stream_post_policy: p.int().then(checkPostPolicy).default(1),
     message_retention_days: p.raw().then(parseRetentionDays).default(null),
     can_remove_subscribers_group: p.int().optional(),
   },

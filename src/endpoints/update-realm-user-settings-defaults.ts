@@ -2,15 +2,15 @@
 import { runAction } from '../actions/context.js';
 import { checkUpdateRealmUserDefaults, REALM_DEFAULT_SETTINGS } from '../actions/settings-update.js';
 import { endpoint } from '../http/endpoint.js';
-import { p } from '../http/params.js';
+import { rawOptional } from '../http/params.js';
 
 export default endpoint({
   method: 'PATCH',
   url: '/realm/user_settings_defaults',
   // Raw values: the permission check comes first, then the registry checks each value.
-  params: Object.fromEntries(REALM_DEFAULT_SETTINGS.map((name) => [name, p.raw().optional()])),
+  params: rawOptional(REALM_DEFAULT_SETTINGS),
   async handler({ params, user, realm, services }) {
-    await runAction(services, user, realm, (ctx) => checkUpdateRealmUserDefaults(ctx, params as Record<string, string | undefined>));
+    await runAction(services, user, realm, (ctx) => checkUpdateRealmUserDefaults(ctx, params));
     return {};
   },
 });

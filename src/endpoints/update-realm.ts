@@ -2,7 +2,7 @@
 import { runAction } from '../actions/context.js';
 import { checkUpdateRealm, REALM_PATCH_NAMES } from '../actions/realm-update.js';
 import { endpoint } from '../http/endpoint.js';
-import { p } from '../http/params.js';
+import { p, rawOptional } from '../http/params.js';
 
 export default endpoint({
   method: 'PATCH',
@@ -12,7 +12,7 @@ export default endpoint({
     name: p.raw().optional(),
     description: p.raw().optional(),
     allow_edit_history: p.raw().optional(),
-    ...Object.fromEntries(REALM_PATCH_NAMES.map((name) => [name, p.raw().optional()])),
+    ...rawOptional(REALM_PATCH_NAMES),
   },
   async handler({ params, user, realm, services }) {
     const { name, description, allow_edit_history, ...settings } = params;
@@ -21,7 +21,7 @@ export default endpoint({
         name,
         description,
         allowEditHistory: allow_edit_history,
-        settings: settings as Record<string, string | undefined>,
+        settings,
       }),
     );
   },

@@ -2,10 +2,10 @@
 // PATCH /settings/notifications are deprecated aliases built from the same definition.
 import { PERSONAL_SETTINGS, updateSettings } from '../actions/settings-update.js';
 import { type Endpoint, endpoint } from '../http/endpoint.js';
-import { p } from '../http/params.js';
+import { p, rawOptional } from '../http/params.js';
 
 /** Every registry setting arrives raw; the action checks it against the registry. */
-const settingParams = Object.fromEntries(PERSONAL_SETTINGS.map((name) => [name, p.raw().optional()]));
+const settingParams = rawOptional(PERSONAL_SETTINGS);
 
 export function settingsEndpoint(url: string): Endpoint {
   return endpoint({
@@ -25,7 +25,7 @@ export function settingsEndpoint(url: string): Endpoint {
         email,
         oldPassword: old_password,
         newPassword: new_password,
-        settings: settings as Record<string, string | undefined>,
+        settings,
       });
       return {};
     },

@@ -1,11 +1,9 @@
 // PATCH /streams/{stream_id}: change a stream's properties (administrators).
 import { runAction } from '../actions/context.js';
 import { checkUpdateStream } from '../actions/stream-update.js';
-import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { STREAM_POST_POLICIES } from '../lib/stream-format.js';
-import { parseRetentionDays, requestedPostPolicy } from '../lib/stream-update-rules.js';
+import { checkPostPolicy, parseRetentionDays, requestedPostPolicy } from '../lib/stream-update-rules.js';
 
 export default endpoint({
   method: 'PATCH',
@@ -18,13 +16,7 @@ export default endpoint({
     is_web_public: p.bool().optional(),
     history_public_to_subscribers: p.bool().optional(),
     is_default_stream: p.bool().optional(),
-    stream_post_policy: p
-      .int()
-      .then((value, name) => {
-        if (!STREAM_POST_POLICIES.includes(value)) throw new ApiError(`Invalid ${name}`);
-        return value;
-      })
-      .optional(),
+    stream_post_policy: p.int().then(checkPostPolicy).optional(),
     message_retention_days: p.raw().then(parseRetentionDays).optional(),
     can_remove_subscribers_group: p.int().optional(),
     is_announcement_only: p.bool().optional(),

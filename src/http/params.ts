@@ -178,6 +178,11 @@ function encodeJsonValue(value: unknown): string {
 }
 
 /** Flattens query string and body into one name -> string map (the last of repeated values wins). */
+/** Optional parameters taken as sent, one per name (settings, validated later by their registry). */
+export function rawOptional(names: readonly string[]): Record<string, Param<string | undefined>> {
+  return Object.fromEntries(names.map((name) => [name, p.raw().optional()]));
+}
+
 export function collectRaw(query: unknown, body: unknown): RawParams {
   const out: RawParams = {};
   for (const source of [query, body]) {

@@ -3,6 +3,7 @@
 import type { StreamRow, UserGroupRow, UserRow } from '../db/schema.js';
 import { ApiError, RequestVariableInvalidError } from '../errors.js';
 import { isAdmin, isModerator, isOwner } from './roles.js';
+import { STREAM_POST_POLICIES } from './stream-format.js';
 
 /** The permission flags of a stream as they will be after the change. */
 export interface StreamPermissions {
@@ -100,4 +101,10 @@ export function streamUpdateEvent(
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return { type: 'stream', op: 'update', property, value, ...extra, stream_id: stream.id, name: stream.name };
+}
+
+/** A stream_post_policy value as the API sends it: one of the four policies. */
+export function checkPostPolicy(value: number, name = 'stream_post_policy'): number {
+  if (!STREAM_POST_POLICIES.includes(value)) throw new ApiError(`Invalid ${name}`);
+  return value;
 }
