@@ -5,14 +5,10 @@ import { ApiError, InvalidPushDeviceTokenError } from '../errors.js';
 import { basePayload, type PushDevice, PushDeviceKind, pushTransportFor } from '../lib/push/index.js';
 import type { Services } from '../services.js';
 import { runAction } from './context.js';
+import { requireHuman } from '../lib/permissions.js';
 
 const MAX_TOKEN_LENGTH = 4096;
 const APP_ID = /^[.a-zA-Z0-9]+$/;
-
-/** Push notifications are for people: bots may not register devices. */
-function requireHuman(user: UserRow): void {
-  if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.');
-}
 
 function checkPushToken(token: string, kind: number): void {
   // No device has a token with NUL in it, and the store could not hold one.

@@ -9,7 +9,7 @@ import { type MailMessage, mailTransportFor } from '../lib/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { mergeSettings, parseSetting, resolveSettings, SETTINGS, type Settings, type SettingValue } from '../lib/settings-registry.js';
-import { requireAdmin } from '../lib/permissions.js';
+import { requireAdmin, requireHuman } from '../lib/permissions.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { activeUserIds } from '../queries/users.js';
 import type { Services } from '../services.js';
@@ -58,7 +58,7 @@ export async function sendOrFail(services: Services, mail: MailMessage): Promise
 }
 
 export async function checkUpdateSettings(ctx: ActionContext, request: SettingsRequest): Promise<MailMessage | null> {
-  if (ctx.actor.is_bot) throw new ApiError('This endpoint does not accept bot requests.');
+  requireHuman(ctx.actor);
   const changes = parseSettings(PERSONAL_SETTINGS, request.settings);
 
   if (request.newPassword !== undefined) {

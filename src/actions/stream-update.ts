@@ -4,7 +4,7 @@
 import type { StreamRow, StreamUpdate } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { canSeeStream } from '../lib/permissions.js';
-import { realmSettings } from '../lib/realm-settings.js';
+import { realmSettings, webPublicAccessEnabled } from '../lib/realm-settings.js';
 import { isAdmin, isOwner } from '../lib/roles.js';
 import { streamDict } from '../lib/stream-format.js';
 import {
@@ -72,7 +72,7 @@ async function accessStreamForUpdate(
 /** Creating or switching to a web-public stream: the server, the realm and the policy must allow it. */
 export function checkWebPublicAllowed(ctx: ActionContext): void {
   const settings = realmSettings(ctx.realm);
-  if (!ctx.services.config.webPublicStreamsEnabled || !settings.enable_spectator_access) {
+  if (!webPublicAccessEnabled(ctx.services.config, settings)) {
     throw new ApiError('Web-public channels are not enabled.');
   }
   if (!passesWebPublicPolicy(ctx.actor, settings.create_web_public_stream_policy)) throw new ApiError('Insufficient permission');

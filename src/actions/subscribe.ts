@@ -2,7 +2,7 @@
 // check access to the ones that do, and subscribe everyone to everything.
 import type { StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
-import { isAdmin, isGuest, isOwner } from '../lib/roles.js';
+import { isAdmin, isOwner } from '../lib/roles.js';
 import { canAddSubscribers, canCreateStreams, canSubscribeOthers } from '../lib/stream-permissions.js';
 import { checkRemoveSubscribersGroup } from '../lib/stream-update-rules.js';
 import { getStreamsByNames, getUserGroupById, subscribedStreamIds } from '../queries/streams.js';
@@ -11,6 +11,7 @@ import type { ActionContext } from './context.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { checkWebPublicAllowed } from './stream-update.js';
 import { addSubscriptions } from './subscriptions.js';
+import { requireNotGuest } from '../lib/permissions.js';
 
 export type Principals = string[] | number[];
 
@@ -74,7 +75,7 @@ function checkCreation(ctx: ActionContext, request: SubscribeRequest): void {
 }
 
 export async function checkAddSubscriptions(ctx: ActionContext, request: SubscribeRequest): Promise<SubscribeResult> {
-  if (isGuest(ctx.actor)) throw new ApiError('Not allowed for guest users');
+  requireNotGuest(ctx.actor);
   const removeGroupId =
     request.canRemoveSubscribersGroupId === null ? null : await removeSubscribersGroupId(ctx, request.canRemoveSubscribersGroupId);
 

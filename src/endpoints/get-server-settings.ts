@@ -1,7 +1,7 @@
 // GET /server_settings: what a client needs before logging in. No authentication.
 import { publicEndpoint } from '../http/endpoint.js';
 import { realmIconUrl, renderRealmDescription } from '../lib/realm-format.js';
-import { realmSettings } from '../lib/realm-settings.js';
+import { realmSettings, webPublicAccessEnabled } from '../lib/realm-settings.js';
 import { versionFields } from '../lib/version.js';
 
 export default publicEndpoint({
@@ -17,7 +17,7 @@ export default publicEndpoint({
           realm_name: realm.name,
           realm_icon: realmIconUrl(realm),
           realm_description: renderRealmDescription(realm.description),
-          realm_web_public_access_enabled: services.config.webPublicStreamsEnabled && realmSettings(realm).enable_spectator_access,
+          realm_web_public_access_enabled: webPublicAccessEnabled(services.config, realmSettings(realm)),
         }
       : {};
     return {

@@ -1,8 +1,7 @@
 // GET /user_groups: the organization's user groups (members and administrators only).
-import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { isGuest } from '../lib/roles.js';
+import { requireHuman, requireNotGuest } from '../lib/permissions.js';
 import { listUserGroups } from '../queries/user-groups.js';
 
 export default endpoint({
@@ -13,8 +12,8 @@ export default endpoint({
     include_deactivated_groups: p.bool().default(false),
   },
   async handler({ user, realm, services }) {
-    if (isGuest(user)) throw new ApiError('Not allowed for guest users');
-    if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.');
+    requireNotGuest(user);
+    requireHuman(user);
     return { user_groups: await listUserGroups(services.db, realm, Math.floor(services.clock.now())) };
   },
 });

@@ -3,6 +3,7 @@
 // anything not declared is reported back in ignored_parameters_unsupported.
 import type { z } from 'zod';
 import { ApiError, InvalidJsonError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
+import { parseJsonValue } from '../lib/settings-registry.js';
 
 export type RawParams = Record<string, string>;
 
@@ -44,13 +45,6 @@ const invalid = (msg: string) => new ApiError(msg);
 /** Ids are 32-bit integer columns on PostgreSQL; larger numbers cannot name anything. */
 const MAX_ID = 2_147_483_647;
 
-function parseJson(raw: string, name: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw invalid(`${name} is not valid JSON`);
-  }
-}
 
 interface StringOptions {
   maxLength?: number;
@@ -79,13 +73,13 @@ export const p = {
 
   /** A JSON integer. */
   int(options: { min?: number; max?: number } = {}): Param<number> {
-    return new Param((raw, name) => checkInt(parseJson(raw, name), name, options.min, options.max));
+    return new Param((raw, name) => checkInt(parseJsonValue(raw, name), name, options.min, options.max));
   },
 
   /** A JSON boolean. */
   bool(): Param<boolean> {
     return new Param((raw, name) => {
-      const value = parseJson(raw, name);
+      const value = parseJsonValue(raw, name);
       if (typeof value !== 'boolean') throw invalid(`${name} is not a boolean`);
       return value;
     });
@@ -102,7 +96,7 @@ export const p = {
   /** A JSON value checked by a zod schema. */
   json<S extends z.ZodType>(schema: S): Param<z.output<S>> {
     return new Param((raw, name) => {
-      const value = parseJson(raw, name);
+      const value = parseJsonValue(raw, name);
       const result = schema.safeParse(value);
       if (!result.success) throw invalid(zodMessage(result.error.issues[0]!, name));
       return result.data;

@@ -1,6 +1,6 @@
 // Who may see and do what: pure rules over rows already loaded.
 import type { StreamRow, UserRow } from '../db/schema.js';
-import { UnauthorizedPrincipalError } from '../errors.js';
+import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { isAdmin, isGuest } from './roles.js';
 
 type Viewer = Pick<UserRow, 'role'>;
@@ -55,4 +55,14 @@ export function passesPolicy(
 /** Administrators only: the reference's UNAUTHORIZED_PRINCIPAL answer for anyone else. */
 export function requireAdmin(user: Pick<UserRow, 'role'>): void {
   if (!isAdmin(user)) throw new UnauthorizedPrincipalError();
+}
+
+/** Endpoints for full users only: guests are refused. */
+export function requireNotGuest(user: Pick<UserRow, 'role'>): void {
+  if (isGuest(user)) throw new ApiError('Not allowed for guest users');
+}
+
+/** Endpoints for people only: bots are refused. */
+export function requireHuman(user: Pick<UserRow, 'is_bot'>): void {
+  if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.');
 }

@@ -62,6 +62,11 @@ export function realmSettings(realm: Pick<RealmRow, 'settings'>): RealmSettings 
   return { ...REALM_SETTING_DEFAULTS, ...(JSON.parse(realm.settings) as Partial<RealmSettings>) };
 }
 
+/** Whether spectators may read the realm's web-public streams: the server and the realm both allow it. */
+export function webPublicAccessEnabled(config: { webPublicStreamsEnabled: boolean }, settings: RealmSettings): boolean {
+  return config.webPublicStreamsEnabled && settings.enable_spectator_access;
+}
+
 /** How PATCH /realm reads one setting. */
 export type RealmSettingRule =
   | { kind: 'bool' }
