@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
 import { expectError, expectSuccess } from '../support/client.js';
-import { setup, TEST_URL, type TestContext } from '../support/context.js';
+import { setRealmSettings, setup, TEST_URL, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
 for (const dialect of testDialects()) {
@@ -30,11 +30,7 @@ for (const dialect of testDialects()) {
     const notices = async (topic: string, stream: keyof TestContext['seed']['streams'] = 'general') =>
       (await inTopic(topic, stream)).filter((m) => m.sender_id === botId()).map((m) => m.content);
     const mention = (name: DevUserName) => `@_**${ctx.seed.users[name].full_name}|${ctx.seed.users[name].id}**`;
-    const setRealm = async (changes: Record<string, unknown>) => {
-      const row = await ctx.services.db.selectFrom('realm').select('settings').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow();
-      const settings = JSON.stringify({ ...JSON.parse(row.settings), ...changes });
-      await ctx.services.db.updateTable('realm').set({ settings }).where('id', '=', ctx.seed.realm.id).execute();
-    };
+    const setRealm = (changes: Record<string, unknown>) => setRealmSettings(ctx, changes);
 
     it('moves one message by default, records the move and notifies the new thread', async () => {
       const first = await send('mark', 'alpha');

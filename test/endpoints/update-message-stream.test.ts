@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
 import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import { expectError, expectSuccess } from '../support/client.js';
-import { setup, type TestContext } from '../support/context.js';
+import { setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
 for (const dialect of testDialects()) {
@@ -41,11 +41,7 @@ for (const dialect of testDialects()) {
         .executeTakeFirstOrThrow();
       return row.sender_id === ctx.seed.realm.notification_bot_id ? row.content : null;
     };
-    const setRealm = async (changes: Record<string, unknown>) => {
-      const row = await ctx.services.db.selectFrom('realm').select('settings').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow();
-      const settings = JSON.stringify({ ...JSON.parse(row.settings), ...changes });
-      await ctx.services.db.updateTable('realm').set({ settings }).where('id', '=', ctx.seed.realm.id).execute();
-    };
+    const setRealm = (changes: Record<string, unknown>) => setRealmSettings(ctx, changes);
     const users = (...names: DevUserName[]) => names.map((n) => ctx.seed.users[n].id).sort((a, b) => a - b);
 
     it('moves a topic to another public stream; rows follow the new subscribers, everyone hears of it', async () => {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
 import { renderMarkdown } from '../../src/lib/markdown/index.js';
 import { expectError, expectSuccess } from '../support/client.js';
-import { setup, type TestContext } from '../support/context.js';
+import { setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
 for (const dialect of testDialects()) {
@@ -16,11 +16,7 @@ for (const dialect of testDialects()) {
     const send = async (who: DevUserName, content = 'first draft', stream = 'general', topic = 'edits') =>
       expectSuccess(await ctx.as(who).post('/messages', { type: 'stream', to: stream, topic, content })).id as number;
     const fetch = async (who: DevUserName, id: number) => expectSuccess(await ctx.as(who).get(`/messages/${id}`));
-    const setRealm = async (changes: Record<string, unknown>) => {
-      const row = await ctx.services.db.selectFrom('realm').select('settings').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow();
-      const settings = JSON.stringify({ ...JSON.parse(row.settings), ...changes });
-      await ctx.services.db.updateTable('realm').set({ settings }).where('id', '=', ctx.seed.realm.id).execute();
-    };
+    const setRealm = (changes: Record<string, unknown>) => setRealmSettings(ctx, changes);
 
     it('lets the sender change the content and records the previous version', async () => {
       const id = await send('mark');

@@ -30,6 +30,13 @@ export function createOtherRealm(ctx: TestContext, owner: { email: string; fullN
   );
 }
 
+/** Merges `changes` into the dev organization's stored settings, bypassing the API's checks. */
+export async function setRealmSettings(ctx: TestContext, changes: Record<string, unknown>): Promise<void> {
+  const row = await ctx.services.db.selectFrom('realm').select('settings').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow();
+  const settings = JSON.stringify({ ...JSON.parse(row.settings), ...changes });
+  await ctx.services.db.updateTable('realm').set({ settings }).where('id', '=', ctx.seed.realm.id).execute();
+}
+
 export interface TestContext {
   dialect: StoreKind;
   app: FastifyInstance;
