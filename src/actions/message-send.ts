@@ -2,7 +2,7 @@
 // user_message row per recipient, and announce it with message events.
 import type { StreamRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
-import { insertUserMessages } from '../db/user-message-insert.js';
+import { insertMessage } from '../db/user-message-insert.js';
 import { ApiError, StreamDoesNotExistError, StreamIdDoesNotExistError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
 import { checkStreamPostPolicy } from '../lib/edit-rules.js';
@@ -155,10 +155,9 @@ export async function doSendMessage(
     has_attachment: 0,
     is_me_message: rendered.isMeMessage ? 1 : 0,
   };
-  const { id } = await tx.insertInto('message').values(row).returning('id').executeTakeFirstOrThrow();
   const flags = recipientFlags(ctx, destination, rendered, spec.readBySender);
   await applyRecipientPreferences({ db: tx, bus: ctx.services.bus, realmId: realm.id, senderId: actor.id }, flags, content);
-  await insertUserMessages(tx, [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits })));
+  const id = await insertMessage(tx, row, flags);
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }

@@ -1,10 +1,11 @@
-// Writing the user_message rows of a new message, the largest insert the server makes (a row per
-// recipient). Built without the query builder, whose cost grows with every bound value: one
-// unnest() of three arrays on PostgreSQL, whatever the row count; on SQLite, multi-row VALUES
-// statements whose text is made once per row count.
-import { CompiledQuery } from 'kysely';
+// Writing a new message and its user_message rows, the largest insert the server makes (a row per
+// recipient). The rows are built without the query builder, whose cost grows with every bound
+// value: one unnest() of arrays on PostgreSQL, whatever the row count; on SQLite, multi-row VALUES
+// statements whose text is made once per row count. On PostgreSQL the message and its rows go in
+// one statement: a send waits for each round trip behind whatever else the event loop is doing.
+import { CompiledQuery, type Insertable } from 'kysely';
 import { dialectOf } from './migration-helpers.js';
-import type { Tx } from './schema.js';
+import type { MessageTable, Tx } from './schema.js';
 
 export interface UserMessageRow {
   user_id: number;
@@ -40,4 +41,20 @@ export async function insertUserMessages(tx: Tx, rows: readonly UserMessageRow[]
     for (const row of chunk) values.push(row.user_id, row.message_id, row.flags);
     await tx.executeQuery(CompiledQuery.raw(sqliteInsert(chunk.length), values));
   }
+}
+
+/** Inserts a message and a user_message row per recipient (user id -> flags); returns the message id. */
+export async function insertMessage(tx: Tx, message: Insertable<MessageTable>, flags: ReadonlyMap<number, number>): Promise<number> {
+  const insert = tx.insertInto('message').values(message).returning('id');
+  if (dialectOf(tx) !== 'postgres') {
+    const { id } = await insert.executeTakeFirstOrThrow();
+    await insertUserMessages(tx, [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits })));
+    return id;
+  }
+  const compiled = insert.compile();
+  const n = compiled.parameters.length;
+  // A data-modifying WITH runs once whether or not the outer query reads it.
+  const text = `WITH m AS (${compiled.sql}), um AS (INSERT INTO user_message (user_id, message_id, flags) SELECT t.u, m.id, t.f FROM m, unnest($${n + 1}::int4[], $${n + 2}::int4[]) AS t(u, f)) SELECT id FROM m`;
+  const result = await tx.executeQuery<{ id: number }>(CompiledQuery.raw(text, [...compiled.parameters, [...flags.keys()], [...flags.values()]]));
+  return result.rows[0]!.id;
 }
