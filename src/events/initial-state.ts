@@ -37,34 +37,42 @@ export async function fetchInitialState(
   options: StateOptions,
 ): Promise<InitialState> {
   const want = (type: string) => wanted === null || wanted.includes(type);
-  const state: InitialState = {};
+  // The areas are independent reads; on PostgreSQL they run side by side on the pool's connections.
+  // Each is merged in this order, whichever finishes first.
+  const parts: Array<InitialState | Promise<InitialState>> = [];
+  const area = <T>(key: string, read: Promise<T>) => parts.push(read.then((value) => ({ [key]: value })));
 
-  if (want('realm')) Object.assign(state, realmState(realm, options));
-  if (want('realm_user')) Object.assign(state, await realmUserState(db, user, realm, options.now, options.clientGravatar));
+  if (want('realm')) parts.push(realmState(realm, options));
+  if (want('realm_user')) parts.push(realmUserState(db, user, realm, options.now, options.clientGravatar));
   if (want('subscription') || want('stream')) {
-    const known = await loadUserStreams(db, user);
-    if (want('subscription')) Object.assign(state, await subscriptionState(db, user, options.includeSubscribers, known));
-    if (want('stream')) Object.assign(state, streamState(user, known));
+    parts.push(
+      loadUserStreams(db, user).then(async (known) => ({
+        ...(want('subscription') ? await subscriptionState(db, user, options.includeSubscribers, known) : {}),
+        ...(want('stream') ? streamState(user, known) : {}),
+      })),
+    );
   }
-  if (want('default_streams')) Object.assign(state, await defaultStreamsState(db, user));
-  if (want('message')) state.max_message_id = await maxMessageIdForUser(db, user.id);
-  if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadState(db, user.id);
-  if (want('starred_messages')) state.starred_messages = await starredState(db, user.id);
-  if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversationsState(db, user.id);
+  if (want('default_streams')) parts.push(defaultStreamsState(db, user));
+  if (want('message')) area('max_message_id', maxMessageIdForUser(db, user.id));
+  if (want('message') && want('update_message_flags')) area('unread_msgs', unreadState(db, user.id));
+  if (want('starred_messages')) area('starred_messages', starredState(db, user.id));
+  if (want('recent_private_conversations')) area('recent_private_conversations', recentPrivateConversationsState(db, user.id));
 
-  if (want('user_settings')) state.user_settings = userSettingsState(user);
+  if (want('user_settings')) parts.push({ user_settings: userSettingsState(user) });
   if (!options.capabilities.user_settings_object) {
-    Object.assign(state, legacySettingsState(user, want('update_display_settings'), want('update_global_notifications')));
+    parts.push(legacySettingsState(user, want('update_display_settings'), want('update_global_notifications')));
   }
   if (want('realm_user_settings_defaults')) {
-    state.realm_user_settings_defaults = realmUserSettingsDefaultsState(await realmUserDefaultsText(db, realm.id));
+    area('realm_user_settings_defaults', realmUserDefaultsText(db, realm.id).then(realmUserSettingsDefaultsState));
   }
 
-  if (want('realm_linkifiers')) state.realm_linkifiers = await realmLinkifiersState(db, realm.id, options.capabilities);
+  if (want('realm_linkifiers')) area('realm_linkifiers', realmLinkifiersState(db, realm.id, options.capabilities));
   // The legacy realm_filters list is always empty (the reference keeps the key for old clients).
-  if (want('realm_filters')) state.realm_filters = [];
-  if (want('realm_playgrounds')) state.realm_playgrounds = await realmPlaygroundsState(db, realm.id);
+  if (want('realm_filters')) parts.push({ realm_filters: [] });
+  if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
 
-  Object.assign(state, await personalState(db, user, want));
+  parts.push(personalState(db, user, want));
+  const state: InitialState = {};
+  for (const part of await Promise.all(parts)) Object.assign(state, part);
   return state;
 }

@@ -4,16 +4,13 @@ import type { UserRow } from '../db/schema.js';
 import { isAdmin, isGuest, isModerator, isOwner } from './roles.js';
 import { EMAIL_VISIBILITY, resolveSettings } from './settings-registry.js';
 
-export function isoDate(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}
-
 /** A realm's user list formats every user on each POST /register; these repeat across calls. */
 const MEMO_LIMIT = 20_000;
 const gravatarHashes = new Map<string, string>();
 const visibilityBySettings = new Map<string, number>();
+const isoDates = new Map<number, string>();
 
-function remember<V>(memo: Map<string, V>, key: string, compute: () => V): V {
+function remember<K, V>(memo: Map<K, V>, key: K, compute: () => V): V {
   let value = memo.get(key);
   if (value === undefined) {
     value = compute();
@@ -21,6 +18,10 @@ function remember<V>(memo: Map<string, V>, key: string, compute: () => V): V {
     memo.set(key, value);
   }
   return value;
+}
+
+export function isoDate(seconds: number): string {
+  return remember(isoDates, seconds, () => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'));
 }
 
 export function gravatarUrl(email: string, version: number): string {
