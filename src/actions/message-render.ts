@@ -9,7 +9,7 @@ import {
 } from '../lib/edit-rules.js';
 import { renderOrReject, type RenderResult } from '../lib/markdown/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
+import { inSystemGroup } from '../lib/roles.js';
 import { renderContextFor } from '../queries/render-context.js';
 import { userGroupMemberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
@@ -37,15 +37,9 @@ async function groupMemberRecipients(ctx: ActionContext, groupIds: Set<number>, 
       .where('id', 'in', recipients)
       .where('is_active', '=', 1)
       .execute();
-    const fullMemberSince = ctx.now - realmSettings(ctx.realm).waiting_period_threshold * 86400;
+    const waitingDays = realmSettings(ctx.realm).waiting_period_threshold;
     for (const group of system) {
-      const spec = SYSTEM_GROUPS.find((g) => g.name === group.name);
-      const maxRole = spec?.maxRole === null ? Role.GUEST : (spec?.maxRole ?? 0);
-      for (const person of people) {
-        if (person.role > maxRole) continue;
-        if (group.name === 'role:fullmembers' && person.role === Role.MEMBER && person.date_joined > fullMemberSince) continue;
-        members.add(person.id);
-      }
+      for (const person of people) if (inSystemGroup(group.name, person, waitingDays, ctx.now)) members.add(person.id);
     }
   }
   const receiving = new Set(recipients);

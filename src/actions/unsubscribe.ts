@@ -1,6 +1,7 @@
 // The unsubscribe request: take the requester (or, with the right to, other users) off streams.
 import type { StreamRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { realmSettings } from '../lib/realm-settings.js';
 import { canRemoveSubscribers, controlsUser, groupIncludes } from '../lib/stream-permissions.js';
 import { getStreamsByNames, getUserGroupsByIds, subscribedStreamIds, userGroupMemberIds } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
@@ -19,9 +20,10 @@ async function mayRemoveOthers(ctx: ActionContext, streams: StreamRow[]): Promis
   const groups = await getUserGroupsByIds(ctx.tx, ctx.realm.id, groupIds);
   const members = await userGroupMemberIds(ctx.tx, groupIds);
   const mine = await subscribedStreamIds(ctx.tx, ctx.actor.id);
+  const waitingDays = realmSettings(ctx.realm).waiting_period_threshold;
   return streams.every((stream) => {
     const group = groups.find((g) => g.id === stream.can_remove_subscribers_group_id);
-    const inGroup = group !== undefined && groupIncludes(group, ctx.actor, members.get(group.id));
+    const inGroup = group !== undefined && groupIncludes(group, ctx.actor, members.get(group.id) ?? [], waitingDays, ctx.now);
     return canRemoveSubscribers(ctx.actor, stream, mine.has(stream.id), inGroup);
   });
 }

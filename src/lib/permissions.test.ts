@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Role } from './roles.js';
-import { canAccessStreamHistory, canSeeStream, canSubscribeSelf, requireAdmin } from './permissions.js';
+import { canAccessStreamHistory, canSeeStream, canSubscribeSelf, passesPolicy, requireAdmin } from './permissions.js';
 
 const member = { role: Role.MEMBER };
 const admin = { role: Role.ADMINISTRATOR };
@@ -43,5 +43,29 @@ describe('requireAdmin', () => {
     for (const role of [Role.MODERATOR, Role.MEMBER, Role.GUEST]) {
       assert.throws(() => requireAdmin({ role }), { message: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' });
     }
+  });
+});
+
+describe('passesPolicy', () => {
+  const NOW = 1_700_000_000;
+  const joined = (role: number, daysAgo: number) => ({ role, date_joined: NOW - daysAgo * 86_400 });
+
+  it('lets full members through policy 3: members past the waiting period, moderators and above at once, never guests', () => {
+    assert.equal(passesPolicy(joined(Role.MEMBER, 11), 3, 10, NOW), true);
+    assert.equal(passesPolicy(joined(Role.MEMBER, 10), 3, 10, NOW), true);
+    assert.equal(passesPolicy(joined(Role.MEMBER, 9), 3, 10, NOW), false);
+    assert.equal(passesPolicy(joined(Role.MODERATOR, 0), 3, 10, NOW), true);
+    assert.equal(passesPolicy(joined(Role.ADMINISTRATOR, 0), 3, 10, NOW), true);
+    assert.equal(passesPolicy(joined(Role.GUEST, 100), 3, 10, NOW), false);
+  });
+
+  it('answers the other policies by role alone', () => {
+    const table: Array<[number, number, boolean]> = [
+      [1, Role.MEMBER, true], [1, Role.GUEST, false],
+      [2, Role.ADMINISTRATOR, true], [2, Role.MODERATOR, false],
+      [4, Role.MODERATOR, true], [4, Role.MEMBER, false],
+      [5, Role.GUEST, true], [6, Role.OWNER, false],
+    ];
+    for (const [policy, role, expected] of table) assert.equal(passesPolicy(joined(role, 0), policy, 10, NOW), expected, `policy ${policy}, role ${role}`);
   });
 });

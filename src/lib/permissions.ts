@@ -1,7 +1,7 @@
 // Who may see and do what: pure rules over rows already loaded.
 import type { StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
-import { isAdmin, isGuest } from './roles.js';
+import { isAdmin, isGuest, isNewMember } from './roles.js';
 
 type Viewer = Pick<UserRow, 'role'>;
 type StreamAccess = Pick<StreamRow, 'invite_only' | 'history_public_to_subscribers' | 'is_web_public'>;
@@ -24,8 +24,6 @@ export function canSubscribeSelf(viewer: Viewer, stream: StreamAccess): boolean 
   return !stream.invite_only && !isGuest(viewer);
 }
 
-const DAY = 86400;
-
 /**
  * Whether the user passes one of the era's integer policies
  * (1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody).
@@ -46,7 +44,7 @@ export function passesPolicy(
     case 4:
       return user.role <= 300;
     case 3:
-      return isAdmin(user) || (!isGuest(user) && now - user.date_joined >= waitingPeriodDays * DAY);
+      return !isGuest(user) && !isNewMember(user, waitingPeriodDays, now);
     default:
       return false;
   }

@@ -2,7 +2,7 @@
 // Pure rules over rows already loaded; lib/permissions.ts decides who can see a stream.
 import type { StreamRow, UserGroupRow, UserRow } from '../db/schema.js';
 import { canSeeStream } from './permissions.js';
-import { isGuest, SYSTEM_GROUPS } from './roles.js';
+import { inSystemGroup, isGuest } from './roles.js';
 
 type Actor = Pick<UserRow, 'role'>;
 type StreamAccess = Pick<StreamRow, 'invite_only' | 'history_public_to_subscribers' | 'is_web_public'>;
@@ -25,14 +25,18 @@ export function canAddSubscribers(actor: Actor, stream: StreamAccess, subscribed
 
 /**
  * Whether a user belongs to a user group, given the group and (for groups that are not
- * role-based system groups) the ids of its members.
+ * role-based system groups) the ids of its members. Full membership needs the realm's waiting
+ * period (days) to have passed by `now`.
  */
-export function groupIncludes(group: Pick<UserGroupRow, 'name' | 'is_system_group'>, user: Pick<UserRow, 'id' | 'role'>, memberIds: readonly number[] = []): boolean {
-  if (group.is_system_group) {
-    const system = SYSTEM_GROUPS.find((g) => g.name === group.name);
-    if (system) return system.maxRole === null || user.role <= system.maxRole;
-  }
-  return memberIds.includes(user.id);
+export function groupIncludes(
+  group: Pick<UserGroupRow, 'name' | 'is_system_group'>,
+  user: Pick<UserRow, 'id' | 'role' | 'date_joined'>,
+  memberIds: readonly number[],
+  waitingPeriodDays: number,
+  now: number,
+): boolean {
+  const system = group.is_system_group ? inSystemGroup(group.name, user, waitingPeriodDays, now) : undefined;
+  return system ?? memberIds.includes(user.id);
 }
 
 /** Removing other users needs metadata access to the stream and membership of its can_remove_subscribers_group. */

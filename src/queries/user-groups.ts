@@ -2,7 +2,7 @@
 // each one's direct members hold exactly its role, and it contains the next group up.
 import type { DbOrTx, RealmRow, UserGroupRow, UserRow } from '../db/schema.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { Role } from '../lib/roles.js';
+import { isNewMember, Role } from '../lib/roles.js';
 
 export interface UserGroupDict {
   id: number;
@@ -17,11 +17,11 @@ export interface UserGroupDict {
 type Member = Pick<UserRow, 'id' | 'role' | 'date_joined'>;
 
 /** For each system group: who its direct members are, and which system group it directly contains. */
-const SYSTEM_GROUP_SHAPE: Record<string, { holds: (u: Member, isFull: boolean) => boolean; contains: string | null }> = {
+const SYSTEM_GROUP_SHAPE: Record<string, { holds: (u: Member, isNew: boolean) => boolean; contains: string | null }> = {
   'role:internet': { holds: () => false, contains: 'role:everyone' },
   'role:everyone': { holds: (u) => u.role === Role.GUEST, contains: 'role:members' },
   'role:members': { holds: (u) => u.role === Role.MEMBER, contains: 'role:fullmembers' },
-  'role:fullmembers': { holds: (u, isFull) => u.role === Role.MEMBER && isFull, contains: 'role:moderators' },
+  'role:fullmembers': { holds: (u, isNew) => u.role === Role.MEMBER && !isNew, contains: 'role:moderators' },
   'role:moderators': { holds: (u) => u.role === Role.MODERATOR, contains: 'role:administrators' },
   'role:administrators': { holds: (u) => u.role === Role.ADMINISTRATOR, contains: 'role:owners' },
   'role:owners': { holds: (u) => u.role === Role.OWNER, contains: null },
@@ -44,13 +44,13 @@ export async function listUserGroups(db: DbOrTx, realm: RealmRow, now: number): 
     .where('user_group_member.group_id', 'in', groups.map((g) => g.id))
     .where('user_profile.is_active', '=', 1)
     .execute();
-  const waitingSeconds = realmSettings(realm).waiting_period_threshold * 86400;
+  const waitingDays = realmSettings(realm).waiting_period_threshold;
   const idByName = new Map(groups.map((g) => [g.name, g.id]));
   const everyone = idByName.get('role:everyone') ?? 0;
   return groups.map((group) => {
     const shape = group.is_system_group ? SYSTEM_GROUP_SHAPE[group.name] : undefined;
     const members = shape
-      ? users.filter((u) => shape.holds(u, now - u.date_joined >= waitingSeconds)).map((u) => u.id)
+      ? users.filter((u) => shape.holds(u, isNewMember(u, waitingDays, now))).map((u) => u.id)
       : explicit.filter((row) => row.group_id === group.id).map((row) => row.user_id).sort((a, b) => a - b);
     const subgroup = shape?.contains ? idByName.get(shape.contains) : undefined;
     return {
