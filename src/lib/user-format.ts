@@ -1,24 +1,15 @@
 // Builds the API's User dictionary from a row, hiding what the requester may not see.
 import { createHash } from 'node:crypto';
 import type { UserRow } from '../db/schema.js';
+import { BoundedMap, remember } from './bounded-map.js';
 import { isAdmin, isGuest, isModerator, isOwner } from './roles.js';
 import { EMAIL_VISIBILITY, resolveSettings } from './settings-registry.js';
 
 /** A realm's user list formats every user on each POST /register; these repeat across calls. */
 const MEMO_LIMIT = 20_000;
-const gravatarHashes = new Map<string, string>();
-const visibilityBySettings = new Map<string, number>();
-const isoDates = new Map<number, string>();
-
-function remember<K, V>(memo: Map<K, V>, key: K, compute: () => V): V {
-  let value = memo.get(key);
-  if (value === undefined) {
-    value = compute();
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, value);
-  }
-  return value;
-}
+const gravatarHashes = new BoundedMap<string, string>(MEMO_LIMIT);
+const visibilityBySettings = new BoundedMap<string, number>(MEMO_LIMIT);
+const isoDates = new BoundedMap<number, string>(MEMO_LIMIT);
 
 export function isoDate(seconds: number): string {
   return remember(isoDates, seconds, () => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00'));

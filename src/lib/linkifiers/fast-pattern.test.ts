@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { BoundedMap } from '../bounded-map.js';
 import { fastAnchoredRegex } from './fast-pattern.js';
 import { type CompiledLinkifier, compileLinkifiers, findLinkifierMatches } from './match.js';
 
@@ -87,7 +88,7 @@ describe('the native path against re2js', () => {
       const template = `https://x.example/${groups.map((g) => `{${g}}`).join('/')}`;
       const [linkifier] = compileLinkifiers([{ id: 1, pattern, url_template: template }]);
       assert.ok(linkifier?.fast, pattern);
-      const slow: CompiledLinkifier = { ...linkifier, fast: null, runMemo: new Map() };
+      const slow: CompiledLinkifier = { ...linkifier, fast: null, runMemo: new BoundedMap(100) };
       for (let t = 0; t < 25; t++) {
         const text = Array.from({ length: Math.floor(next() * 24) }, () => TEXT_CHARS[Math.floor(next() * TEXT_CHARS.length)]).join('');
         assert.deepEqual(findLinkifierMatches(text, [linkifier]), findLinkifierMatches(text, [slow]), `${pattern} on ${JSON.stringify(text)}`);

@@ -2,12 +2,16 @@
 // start, whitespace or an opening delimiter, and not followed by a letter or digit), linkifiers
 // apply in their configured order, and an earlier linkifier wins where matches overlap.
 import { RE2JS } from 're2js';
+import { BoundedMap, remember } from '../bounded-map.js';
 import { isBoundaryAt, neverMatchesBoundary, type Run, splitRuns } from './boundary-free.js';
 import type { LinkifierMatch } from '../markdown/types.js';
 import { fastAnchoredRegex } from './fast-pattern.js';
 import { literalPrefix, requiredLiterals } from './literals.js';
 import { compilePattern } from './pattern.js';
 import { compileTemplate, type Expander } from './url-template.js';
+
+/** Runs of text remembered per linkifier, with what the linkifier made of each. */
+const RUN_MEMO_SIZE = 5000;
 
 export type { LinkifierMatch };
 
@@ -37,7 +41,7 @@ export interface CompiledLinkifier {
   /** What every match starts with ('' when unknown). */
   readonly prefix: string;
   /** Outcome per run text (words repeat across messages): the match's length and URL, or null. */
-  readonly runMemo: Map<string, { length: number; url: string } | null>;
+  readonly runMemo: BoundedMap<string, { length: number; url: string } | null>;
   /** Expands the URL template with a match's groups. */
   readonly expand: Expander;
   /** The anchored pattern as a sticky native expression, when backtracking is safe (fast-pattern.ts). */
@@ -72,7 +76,7 @@ export function compileLinkifiers(rows: readonly LinkifierRow[]): CompiledLinkif
         groupNames,
         literals: requiredLiterals(row.pattern),
         prefix: literalPrefix(row.pattern),
-        runMemo: new Map(),
+        runMemo: new BoundedMap(RUN_MEMO_SIZE),
         expand: compileTemplate(row.url_template),
         fast: fastAnchoredRegex(row.pattern),
       });
@@ -163,8 +167,6 @@ function scanPrefixed(linkifier: CompiledLinkifier, fast: RegExp, text: string, 
   }
 }
 
-const RUN_MEMO_SIZE = 5000;
-
 /** A pattern that stays inside runs matches at most once per run, at its start. */
 function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run[], out: TextLink[]): void {
   const memo = linkifier.runMemo;
@@ -173,18 +175,15 @@ function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run
     if (linkifier.literals.some((literal) => !run.text.includes(literal))) continue;
     // The run and the boundary character after it are all a match can see.
     const seen = text.slice(run.start, run.start + run.text.length + 1);
-    let outcome = memo.get(seen);
-    if (outcome === undefined) {
+    const outcome = remember(memo, seen, () => {
       const found: TextLink[] = [];
       if (linkifier.fast) pushFast(linkifier, linkifier.fast, seen, 0, found);
       else {
         const anchored = linkifier.anchored.matcher(seen);
         if (anchored.lookingAt()) push(linkifier, seen, { matcher: anchored, group: 1, offset: 0 }, found);
       }
-      outcome = found[0] ? { length: found[0].end, url: found[0].url } : null;
-      if (memo.size >= RUN_MEMO_SIZE) memo.clear();
-      memo.set(seen, outcome);
-    }
+      return found[0] ? { length: found[0].end, url: found[0].url } : null;
+    });
     if (outcome) {
       const end = run.start + outcome.length;
       out.push({ start: run.start, end, url: outcome.url, text: text.slice(run.start, end) });

@@ -1,5 +1,6 @@
 // topic_links: the links a client shows for a topic. Linkifier matches (in linkifier order, the
 // earlier winning on overlaps) and bare URLs, reported in order of appearance.
+import { BoundedMap, remember } from '../bounded-map.js';
 import { isSafeUrl } from '../markdown/safe-url.js';
 import { acceptNonOverlapping, type CompiledLinkifier, findLinkifierLinks, type TextLink } from './match.js';
 
@@ -42,7 +43,7 @@ function bareUrls(topic: string): TextLink[] {
 }
 
 /** Memo of recent topics per compiled list: a page of messages mostly repeats a few topics. */
-const memo = new WeakMap<readonly CompiledLinkifier[], Map<string, TopicLink[]>>();
+const memo = new WeakMap<readonly CompiledLinkifier[], BoundedMap<string, TopicLink[]>>();
 const MEMO_SIZE = 500;
 
 function compute(topic: string, linkifiers: readonly CompiledLinkifier[]): TopicLink[] {
@@ -58,13 +59,8 @@ export function topicLinks(topic: string, linkifiers: readonly CompiledLinkifier
   if (linkifiers.length === 0 && !topic.includes('.')) return [];
   let cache = memo.get(linkifiers);
   if (!cache) {
-    cache = new Map();
+    cache = new BoundedMap(MEMO_SIZE);
     memo.set(linkifiers, cache);
   }
-  const hit = cache.get(topic);
-  if (hit) return hit;
-  const links = compute(topic, linkifiers);
-  if (cache.size >= MEMO_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(topic, links);
-  return links;
+  return remember(cache, topic, () => compute(topic, linkifiers));
 }

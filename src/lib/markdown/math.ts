@@ -2,6 +2,7 @@
 // because the same formulas recur and KaTeX dominates the cost of a message that has one.
 import { createRequire } from 'node:module';
 import type KaTeX from 'katex';
+import { BoundedMap } from '../bounded-map.js';
 import { escapeText } from './escape.js';
 
 // KaTeX is about 10 MB in memory; most servers render math rarely, so it loads on first use.
@@ -14,7 +15,7 @@ function loadKatex(): typeof KaTeX {
 const CACHE_SIZE = 500;
 /** Long formulas are rare and would make the cache large: render them every time. */
 const CACHEABLE_LENGTH = 200;
-const cache = new Map<string, string>();
+const cache = new BoundedMap<string, string>(CACHE_SIZE);
 
 function renderTex(tex: string, displayMode: boolean): string {
   try {
@@ -30,10 +31,7 @@ export function texHtml(tex: string, displayMode: boolean, original: string): st
   let html = cache.get(key);
   if (html === undefined) {
     html = renderTex(tex, displayMode);
-    if (tex.length <= CACHEABLE_LENGTH) {
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(key, html);
-    }
+    if (tex.length <= CACHEABLE_LENGTH) cache.set(key, html);
   }
   return html === '' ? `<span class="tex-error">${escapeText(original)}</span>` : html;
 }
