@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, MethodNotAllowedError } from './errors.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
-import { withEventPolls } from './http/event-poll.js';
+import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -25,7 +25,8 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),
     // Event polls are answered before Fastify sees them (src/http/event-poll.ts).
     serverFactory: (handler) => {
-      const server = createServer(withEventPolls(services, handler));
+      const polls = new PollServer(services);
+      const server = createServer(withEventPolls(polls, handler));
       // Fastify's own defaults, which it does not apply to a server it is given.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.requestTimeout = 0;

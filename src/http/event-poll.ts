@@ -1,9 +1,11 @@
-// GET /api/v1/events straight from Node's HTTP server. Every client repeats this request all
-// day, and for it Fastify's routing, hooks and reply pipeline cost more than the poll itself.
-// Only the plain form (queue_id, last_event_id, dont_block) is taken here, and only while each
-// step succeeds: anything else, and every error, goes on to the Fastify route, which answers it
-// in full (nothing here changes state before the point where it can no longer fail). Polls
-// answered here do not appear in Fastify's request log.
+// GET /api/v1/events answered before Fastify. Every client repeats this request all day, and for
+// it Fastify's routing, hooks and reply pipeline cost more than the poll itself. Only the plain
+// form (queue_id, last_event_id, dont_block) is taken here, and only while each step succeeds:
+// anything else, and every error, goes on to the Fastify route, which answers it in full (nothing
+// here changes state before the point where it can no longer fail). Polls answered here do not
+// appear in Fastify's request log. PollServer knows nothing of the transport: Node's HTTP server
+// (withEventPolls) and kept-alive poll connections read straight from the socket (raw-polls.ts)
+// both use it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
@@ -21,15 +23,23 @@ const PLAIN_POLL = {
   dont_block: p.bool().default(false),
 };
 
-/** The poll's parameters when the request is a plain poll, else null. */
-function plainPoll(req: IncomingMessage): Record<string, string> | null {
-  if (req.method !== 'GET' || !req.url?.startsWith(PREFIX) || req.headers.authorization === undefined) return null;
+/** The poll's parameters when the request target is a plain poll's, else null. */
+export function plainPollParams(target: string): Record<string, string> | null {
+  if (!target.startsWith(PREFIX)) return null;
   const raw: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(req.url.slice(PREFIX.length))) {
+  for (const [key, value] of new URLSearchParams(target.slice(PREFIX.length))) {
     if (!(key in PLAIN_POLL)) return null;
     raw[key] = value;
   }
   return raw;
+}
+
+/** How an answer reaches the client. */
+export interface PollReply {
+  /** Writes a 200 answer with this JSON body. */
+  send(body: string): void;
+  /** Calls `listener` if the client goes away before the answer is written. */
+  onGone(listener: () => void): void;
 }
 
 /** Calls `listener` if the client goes away before the answer is written. */
@@ -40,63 +50,86 @@ export function onDisconnect(res: ServerResponse): (listener: () => void) => voi
     });
 }
 
-function respond(res: ServerResponse, queueId: string, events: readonly QueuedEvent[]): void {
+function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
   // What JSON.stringify would write for the answer, with each shared event serialized once.
-  const body = `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  return `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
 }
 
-/**
- * Answers the poll now or when its events come, with no promise in between: a delivery to a
- * thousand waiting clients writes a thousand answers, and each promise step would add to each.
- * Returns false when the route is to take the request instead (nothing has changed then).
- */
-function serve(services: Services, userId: number, res: ServerResponse, raw: Record<string, string>): boolean {
-  let request;
-  let ready;
-  try {
-    const { values } = parseParams(PLAIN_POLL, raw, {});
-    request = { queueId: values.queue_id, userId, lastEventId: values.last_event_id, dontBlock: values.dont_block };
-    ready = services.queues.take(request);
-  } catch {
-    return false;
+export class PollServer {
+  private readonly cache: PollAuthCache;
+
+  constructor(private readonly services: Services) {
+    this.cache = new PollAuthCache(services.clock, services.bus);
   }
-  const queueId = request.queueId;
-  if (ready) {
-    respond(res, queueId, ready);
+
+  /**
+   * Answers a plain poll through `reply`, now or when its events come. Calls `fallback` instead
+   * (before anything is written, and with nothing changed) when the route is to take the request.
+   */
+  handle(authorization: string, host: string | undefined, raw: Record<string, string>, reply: PollReply, fallback: () => void): void {
+    const userId = this.cache.userIdFor(authorization, host);
+    if (userId !== undefined) {
+      if (!this.serve(userId, raw, reply)) fallback();
+      return;
+    }
+    authenticate(this.services, authorization, host).then(
+      ({ user }) => {
+        this.cache.remember(authorization, host, user.id);
+        if (!this.serve(user.id, raw, reply)) fallback();
+      },
+      // The route answers failed credentials in full.
+      fallback,
+    );
+  }
+
+  /**
+   * Answers with no promise in between: a delivery to a thousand waiting clients writes a
+   * thousand answers, and each promise step would add to each. False: the route is to answer.
+   */
+  private serve(userId: number, raw: Record<string, string>, reply: PollReply): boolean {
+    const { queues } = this.services;
+    let request;
+    let ready;
+    try {
+      const { values } = parseParams(PLAIN_POLL, raw, {});
+      request = { queueId: values.queue_id, userId, lastEventId: values.last_event_id, dontBlock: values.dont_block };
+      ready = queues.take(request);
+    } catch {
+      return false;
+    }
+    const queueId = request.queueId;
+    if (ready) {
+      reply.send(answerBody(queueId, ready));
+      return true;
+    }
+    queues.wait({ ...request, onDisconnect: (listener) => reply.onGone(listener) }, (events) => {
+      try {
+        reply.send(answerBody(queueId, events));
+      } catch (error) {
+        // The answer is written while an event is handed out: one failure must not stop the others.
+        this.services.log?.error({ err: error }, 'event poll answer failed');
+      }
+    });
     return true;
   }
-  services.queues.wait({ ...request, onDisconnect: onDisconnect(res) }, (events) => {
-    try {
-      respond(res, queueId, events);
-    } catch (error) {
-      // The answer is written while an event is handed out: one failure must not stop the others.
-      services.log?.error({ err: error }, 'event poll answer failed');
-    }
-  });
-  return true;
+}
+
+function responseReply(res: ServerResponse): PollReply {
+  return {
+    send(body) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    },
+    onGone: onDisconnect(res),
+  };
 }
 
 /** Wraps Fastify's request handler: plain polls are answered here, everything else goes to `next`. */
-export function withEventPolls(services: Services, next: NodeHandler): NodeHandler {
-  const cache = new PollAuthCache(services.clock, services.bus);
+export function withEventPolls(polls: PollServer, next: NodeHandler): NodeHandler {
   return (req, res) => {
-    const raw = plainPoll(req);
-    if (raw === null) return next(req, res);
     const { authorization, host } = req.headers;
-    const userId = cache.userIdFor(authorization!, host);
-    if (userId !== undefined) {
-      if (!serve(services, userId, res, raw)) next(req, res);
-      return;
-    }
-    authenticate(services, authorization, host).then(
-      ({ user }) => {
-        cache.remember(authorization!, host, user.id);
-        if (!serve(services, user.id, res, raw)) next(req, res);
-      },
-      // The route answers failed credentials in full.
-      () => next(req, res),
-    );
+    const raw = req.method === 'GET' && authorization !== undefined && req.url !== undefined ? plainPollParams(req.url) : null;
+    if (raw === null) return next(req, res);
+    polls.handle(authorization!, host, raw, responseReply(res), () => next(req, res));
   };
 }

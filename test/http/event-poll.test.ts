@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import inject from 'light-my-request';
-import { withEventPolls } from '../../src/http/event-poll.js';
+import { PollServer, withEventPolls } from '../../src/http/event-poll.js';
 import { ApiClient, encodeParams, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -18,7 +18,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       ctx = await setup(dialect, { config: { heartbeatMinSeconds: 0.05, heartbeatMaxSeconds: 0.1 } });
       await ctx.app.ready();
-      handler = withEventPolls(ctx.services, (req, res) => {
+      handler = withEventPolls(new PollServer(ctx.services), (req, res) => {
         handedOn.push(req.url!);
         ctx.app.routing(req, res);
       });
