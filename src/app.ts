@@ -7,6 +7,7 @@ import { ApiError, MethodNotAllowedError } from './errors.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
+import { serveRawPolls } from './http/raw-polls.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
 
@@ -23,13 +24,15 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),
-    // Event polls are answered before Fastify sees them (src/http/event-poll.ts).
+    // Event polls are answered before Fastify sees them (src/http/event-poll.ts), and on
+    // connections that carry only polls, before Node's HTTP server does (src/http/raw-polls.ts).
     serverFactory: (handler) => {
       const polls = new PollServer(services);
       const server = createServer(withEventPolls(polls, handler));
       // Fastify's own defaults, which it does not apply to a server it is given.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.requestTimeout = 0;
+      serveRawPolls(server, polls);
       return server;
     },
     ...options,
