@@ -23,7 +23,7 @@ const UNUSUAL = new Set(['content-length', 'transfer-encoding', 'expect', 'upgra
 interface PollHead {
   target: string;
   authorization: string;
-  host: string | undefined;
+  host: string;
 }
 
 /** A plain poll's request head (without its final blank line), or null for anything else. */
@@ -59,7 +59,8 @@ export function parsePollHead(head: string): PollHead | null {
         if (UNUSUAL.has(name.toLowerCase())) return null;
     }
   }
-  return authorization === undefined ? null : { target, authorization, host };
+  // Node's HTTP server refuses HTTP/1.1 requests without a Host header; it shall answer those.
+  return authorization === undefined || host === undefined ? null : { target, authorization, host };
 }
 
 let dateSecond = -1;

@@ -228,19 +228,22 @@ describe('parsePollHead', () => {
   it('refuses anything unusual, for the HTTP server to judge', () => {
     const heads = [
       'GET /api/v1/events?queue_id=q HTTP/1.1\r\nHost: a.test',
-      `${poll.replace('GET', 'get')}\r\nAuthorization: x`,
-      `${poll.replace('HTTP/1.1', 'HTTP/1.0')}\r\nAuthorization: x`,
-      `${poll}\r\nAuthorization: x\r\nAuthorization: y`,
+      `${poll}\r\nAuthorization: x`,
+      `${poll.replace('GET', 'get')}\r\nHost: a\r\nAuthorization: x`,
+      `${poll.replace('HTTP/1.1', 'HTTP/1.0')}\r\nHost: a\r\nAuthorization: x`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\nAuthorization: y`,
       `${poll}\r\nAuthorization: x\r\nHost: a\r\nHost: b`,
-      `${poll}\r\nAuthorization: x\r\nContent-Length: 0`,
-      `${poll}\r\nAuthorization: x\r\nTransfer-Encoding: chunked`,
-      `${poll}\r\nAuthorization: x\r\nConnection: close`,
-      `${poll}\r\nAuthorization: x\r\nUpgrade: websocket`,
-      `${poll}\r\nAuthorization: x\r\n folded`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\nContent-Length: 0`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\nTransfer-Encoding: chunked`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\nConnection: close`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\nUpgrade: websocket`,
+      `${poll}\r\nHost: a\r\nAuthorization: x\r\n folded`,
       `${poll}\r\nAuthorization: x\nHost: a`,
-      `${poll}\r\nBad Name: x\r\nAuthorization: x`,
-      `GET /api/v1/events?queue_id=\x01 HTTP/1.1\r\nAuthorization: x`,
+      `${poll}\r\nHost: a\r\nBad Name: x\r\nAuthorization: x`,
+      `GET /api/v1/events?queue_id=\x01 HTTP/1.1\r\nHost: a\r\nAuthorization: x`,
     ];
+    // Each of them is one change away from this, which is taken.
+    assert.notEqual(parsePollHead(`${poll}\r\nHost: a\r\nAuthorization: x`), null);
     for (const head of heads) assert.equal(parsePollHead(head), null, JSON.stringify(head));
   });
 });
