@@ -28,7 +28,7 @@ export function plainPollParams(target: string): Record<string, string> | null {
   if (!target.startsWith(PREFIX)) return null;
   const raw: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(target.slice(PREFIX.length))) {
-    if (!(key in PLAIN_POLL)) return null;
+    if (!Object.hasOwn(PLAIN_POLL, key)) return null;
     raw[key] = value;
   }
   return raw;

@@ -6,75 +6,20 @@
 // are answered here. At the first request that is anything else, or anything unusual, the
 // connection is handed to Node's HTTP server with every byte not yet answered, at a request
 // boundary, and stays there. A request is handed on whole or answered whole, so both parsers always
-// agree on where requests begin and end.
+// agree on where requests begin and end. Node's limits are kept: head size, the time a head may
+// take to arrive, keep-alive, and reading no further while answers are not being taken.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { type PollReply, type PollServer, plainPollParams } from './event-poll.js';
+import { httpDate, parsePollHead } from './poll-head.js';
 
 /** Node's default limit on a request head. */
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const EMPTY = Buffer.alloc(0);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const EDGE_SPACE = /^[ \t]+|[ \t]+$/g;
-/** Headers that give a GET a body, switch protocols or ask for anything but the plain exchange. */
-const UNUSUAL = new Set(['content-length', 'transfer-encoding', 'expect', 'upgrade', 'te', 'trailer']);
-
-interface PollHead {
-  target: string;
-  authorization: string;
-  host: string;
-}
-
-/** A plain poll's request head (without its final blank line), or null for anything else. */
-export function parsePollHead(head: string): PollHead | null {
-  const lines = head.split('\r\n');
-  const requestLine = lines[0]!;
-  if (!requestLine.startsWith('GET ') || !requestLine.endsWith(' HTTP/1.1')) return null;
-  const target = requestLine.slice(4, -9);
-  // Visible ASCII only: no spaces, controls or bytes Node would refuse.
-  if (!/^[\x21-\x7e]+$/.test(target)) return null;
-  let authorization: string | undefined;
-  let host: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon <= 0 || /[\r\n\0]/.test(line)) return null;
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return null;
-    const value = line.slice(colon + 1).replace(EDGE_SPACE, '');
-    switch (name.toLowerCase()) {
-      case 'authorization':
-        if (authorization !== undefined) return null;
-        authorization = value;
-        break;
-      case 'host':
-        if (host !== undefined) return null;
-        host = value;
-        break;
-      case 'connection':
-        if (value.toLowerCase() !== 'keep-alive') return null;
-        break;
-      default:
-        if (UNUSUAL.has(name.toLowerCase())) return null;
-    }
-  }
-  // Node's HTTP server refuses HTTP/1.1 requests without a Host header; it shall answer those.
-  return authorization === undefined || host === undefined ? null : { target, authorization, host };
-}
-
-let dateSecond = -1;
-let dateText = '';
-/** The Date header's value, made once a second. */
-function httpDate(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(now).toUTCString();
-  }
-  return dateText;
-}
+/** Node waits this much longer than the keep-alive time it announces, so clients never race it. */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 class RawConnection {
   private buffered: Buffer = EMPTY;
@@ -82,7 +27,12 @@ class RawConnection {
   private busy = false;
   private reading = false;
   private gone: (() => void) | null = null;
+  /** Handed to the HTTP server, or finished: nothing more is read here. */
   private released = false;
+  /** Runs while part of a head has arrived, as Node's headersTimeout does. */
+  private headTimer: NodeJS.Timeout | null = null;
+  /** Reading stopped until the client takes the answers already written. */
+  private awaitingDrain = false;
 
   constructor(
     private readonly socket: Socket,
@@ -92,35 +42,68 @@ class RawConnection {
     socket.on('data', this.onData);
     socket.on('close', this.onClose);
     socket.on('error', this.onError);
-    socket.on('timeout', this.onTimeout);
-    // A client that stops sending has gone, as Node's HTTP server treats it: a waiting poll is dropped.
-    socket.on('end', this.onError);
+    socket.on('timeout', this.onError);
+    socket.on('end', this.onEnd);
     this.idle();
   }
 
-  /** Ends the connection now if no answer is owed on it (or `always`); otherwise after that answer. */
+  /** Ends the connection now if nothing is owed or under way on it (or `always`); otherwise after its answer. */
   close(always: boolean): void {
-    if (always || !this.busy) this.socket.destroy();
+    if (always || (!this.busy && this.buffered.length === 0)) this.socket.destroy();
   }
 
   private readonly onData = (chunk: Buffer): void => {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
-    if (!this.busy) this.readRequests();
+    // A client that keeps sending while its poll waits is not read further until the answer.
+    if (this.busy) {
+      if (this.buffered.length > MAX_HEAD_BYTES) this.socket.pause();
+      return;
+    }
+    this.readRequests();
   };
 
   private readonly onClose = (): void => {
+    this.clearHeadTimer();
     this.owner.forget(this);
-    const gone = this.gone;
-    this.gone = null;
-    gone?.();
+    this.dropWaitingPoll();
   };
 
   private readonly onError = (): void => void this.socket.destroy();
-  private readonly onTimeout = this.onError;
+
+  /** The client has stopped sending: a waiting poll is dropped, what was written still goes out. */
+  private readonly onEnd = (): void => {
+    this.released = true;
+    this.dropWaitingPoll();
+    this.socket.end();
+  };
+
+  private readonly onDrain = (): void => {
+    this.awaitingDrain = false;
+    this.socket.resume();
+    this.readRequests();
+  };
+
+  private readonly onHeadTimeout = (): void => {
+    this.headTimer = null;
+    this.released = true;
+    this.socket.end(REQUEST_TIMEOUT);
+    this.socket.destroySoon();
+  };
+
+  private dropWaitingPoll(): void {
+    const gone = this.gone;
+    this.gone = null;
+    gone?.();
+  }
 
   /** Between requests the connection may idle as long as the HTTP server's keep-alive allows. */
   private idle(): void {
-    this.socket.setTimeout(this.owner.keepAliveMs());
+    this.socket.setTimeout(this.owner.keepAliveMs() + KEEP_ALIVE_MARGIN_MS);
+  }
+
+  private clearHeadTimer(): void {
+    if (this.headTimer) clearTimeout(this.headTimer);
+    this.headTimer = null;
   }
 
   private readRequests(): void {
@@ -128,10 +111,23 @@ class RawConnection {
     this.reading = true;
     try {
       while (!this.busy && !this.released) {
+        // Answers the client is not taking: read on once they are.
+        if (this.socket.writableNeedDrain) {
+          if (!this.awaitingDrain) {
+            this.awaitingDrain = true;
+            this.socket.pause();
+            this.socket.once('drain', this.onDrain);
+          }
+          return;
+        }
         const end = this.buffered.indexOf(HEAD_END);
         // Node refuses heads past its limit; so it is Node that answers them.
         if (end > MAX_HEAD_BYTES || (end < 0 && this.buffered.length > MAX_HEAD_BYTES)) return this.handOff();
-        if (end < 0) return;
+        if (end < 0) {
+          if (this.buffered.length > 0) this.headTimer ??= setTimeout(this.onHeadTimeout, this.owner.headersTimeoutMs());
+          return;
+        }
+        this.clearHeadTimer();
         const head = parsePollHead(this.buffered.toString('latin1', 0, end));
         const params = head && plainPollParams(head.target);
         if (!head || !params) return this.handOff();
@@ -156,7 +152,7 @@ class RawConnection {
       send: (body) => {
         this.gone = null;
         this.busy = false;
-        if (this.socket.destroyed) return;
+        if (this.socket.destroyed || !this.socket.writable) return;
         const closing = this.owner.closing;
         this.socket.write(
           'HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n' +
@@ -165,11 +161,14 @@ class RawConnection {
             body,
         );
         if (closing) {
-          this.socket.end();
+          this.released = true;
+          this.socket.destroySoon();
           return;
         }
         this.idle();
-        this.readRequests();
+        if (this.socket.isPaused() && !this.awaitingDrain) this.socket.resume();
+        // Pipelined requests are read after this delivery, not inside it.
+        if (this.buffered.length > 0) setImmediate(() => this.readRequests());
       },
       onGone: (listener) => {
         // The client may have left while its credentials were being checked.
@@ -184,14 +183,16 @@ class RawConnection {
     if (this.released) return;
     this.released = true;
     const { socket } = this;
+    this.clearHeadTimer();
     this.owner.forget(this);
     // A client that left while its credentials were being checked leaves nothing to hand on.
     if (socket.destroyed) return;
     socket.off('data', this.onData);
     socket.off('close', this.onClose);
     socket.off('error', this.onError);
-    socket.off('timeout', this.onTimeout);
-    socket.off('end', this.onError);
+    socket.off('timeout', this.onError);
+    socket.off('end', this.onEnd);
+    socket.off('drain', this.onDrain);
     socket.setTimeout(0);
     socket.pause();
     if (this.buffered.length > 0) socket.unshift(this.buffered);
@@ -204,6 +205,7 @@ class RawConnection {
 /** The raw poll connections of one HTTP server. */
 class RawPolls {
   private readonly connections = new Set<RawConnection>();
+  /** Set when the server closes its idle connections, which it does only as it shuts down. */
   closing = false;
 
   constructor(
@@ -225,6 +227,10 @@ class RawPolls {
     return this.server.keepAliveTimeout;
   }
 
+  headersTimeoutMs(): number {
+    return this.server.headersTimeout;
+  }
+
   close(all: boolean): void {
     this.closing = true;
     for (const connection of this.connections) connection.close(all);
@@ -234,7 +240,8 @@ class RawPolls {
 /**
  * Makes `server` read each new connection here first (see above). When the server closes its
  * idle connections (as it does on close), idle raw ones end too, and the others after the answer
- * they are owed; closeAllConnections ends them all.
+ * they are owed; closeAllConnections ends them all. Polls answered here reach none of the
+ * server's request listeners, logs or per-request limits.
  */
 export function serveRawPolls(server: Server, polls: PollServer): void {
   const httpListeners = server.listeners('connection') as Array<(socket: Socket) => void>;

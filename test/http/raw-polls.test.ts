@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { parsePollHead } from '../../src/http/raw-polls.js';
+import { parsePollHead } from '../../src/http/poll-head.js';
 import { ApiClient } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { queueSpec } from '../support/queue-spec.js';
@@ -32,6 +32,8 @@ class Connection {
       this.parse();
     });
     this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
+    // A server that refuses a request may reset the connection while the client still writes.
+    socket.on('error', () => {});
   }
 
   static async open(port: number): Promise<Connection> {
@@ -152,6 +154,67 @@ describe('poll connections read from the socket', () => {
     connection.write(pollText(queue.id, -1).replace('\r\n\r\n', `\r\nX-Padding: ${'p'.repeat(17 * 1024)}\r\n\r\n`));
     await connection.closed;
     assert.match(text, /^HTTP\/1\.1 431 /);
+  });
+
+  it('answers a head that takes longer than the server\'s headersTimeout with 408, as Node does', async () => {
+    const { server } = ctx.app;
+    const before = server.headersTimeout;
+    server.headersTimeout = 150;
+    try {
+      const connection = await Connection.open(port);
+      let text = '';
+      connection.socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      connection.write('GET /api/v1/events?queue_id=');
+      await connection.closed;
+      assert.equal(text, 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    } finally {
+      server.headersTimeout = before;
+    }
+  });
+
+  /** The server's side of the next connection opened. */
+  const serverSide = () => new Promise<Socket>((resolve) => ctx.app.server.once('connection', resolve));
+
+  /** A figure once it stops changing for a while. */
+  async function settled(read: () => number): Promise<number> {
+    let last = -1;
+    for (let i = 0; i < 50; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (read() === last) return last;
+      last = read();
+    }
+    throw new Error(`still changing: ${last}`);
+  }
+
+  it('stops reading a client that keeps sending while its poll waits, and one that takes no answers', async () => {
+    const queue = await ctx.services.queues.create(queueSpec(ctx.seed.users.mona));
+    let accepted = serverSide();
+    const sending = await Connection.open(port);
+    let server = await accepted;
+    sending.write(pollText(queue.id, -1));
+    await waitUntil(() => ctx.services.queues.waitingPolls() === 1);
+    const junk = Buffer.alloc(64 * 1024, 'x');
+    for (let i = 0; i < 512; i++) sending.socket.write(junk);
+    // Of 32 MB sent, the server reads little more than a head's worth.
+    assert.ok((await settled(() => server.bytesRead)) < 1024 * 1024, String(server.bytesRead));
+    alertWords(['read']);
+    assert.deepEqual((await sending.next()).body.events, [{ type: 'alert_words', alert_words: ['read'], id: 0 }]);
+    // Then the rest is read, and Node's HTTP server refuses a head that never ends.
+    await sending.closed;
+
+    const idle = await ctx.services.queues.create(queueSpec(ctx.seed.users.mona));
+    accepted = serverSide();
+    const deaf = await Connection.open(port);
+    server = await accepted;
+    deaf.socket.pause();
+    const hundred = pollText(idle.id, -1, '&dont_block=true').repeat(100);
+    for (let i = 0; i < 1000; i++) deaf.socket.write(hundred);
+    // Answers the client does not take stop the reading, rather than pile up in the server.
+    await settled(() => server.bytesRead);
+    assert.ok(server.writableLength < 1024 * 1024, String(server.writableLength));
+    deaf.socket.resume();
+    for (let i = 0; i < 100_000; i++) assert.equal((await deaf.next()).status, 200);
+    deaf.socket.destroy();
   });
 
   it('survives clients that leave while their credentials are being checked', async () => {

@@ -1,0 +1,65 @@
+// Reading a plain poll's request head, strictly: anything Node's HTTP server might read
+// differently, refuse, or answer in some other way is left to it (see raw-polls.ts).
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const EDGE_SPACE = /^[ \t]+|[ \t]+$/g;
+/** Control characters Node's parser refuses in a header line (tab is allowed in values). */
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** Headers that give a GET a body, switch protocols or ask for anything but the plain exchange. */
+const UNUSUAL = new Set(['content-length', 'transfer-encoding', 'expect', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+
+export interface PollHead {
+  target: string;
+  authorization: string;
+  host: string;
+}
+
+/** A plain poll's request head (without its final blank line), or null for anything else. */
+export function parsePollHead(head: string): PollHead | null {
+  const lines = head.split('\r\n');
+  const requestLine = lines[0]!;
+  if (!requestLine.startsWith('GET ') || !requestLine.endsWith(' HTTP/1.1')) return null;
+  const target = requestLine.slice(4, -9);
+  // Visible ASCII only: no spaces, controls or bytes Node would refuse.
+  if (!/^[\x21-\x7e]+$/.test(target)) return null;
+  let authorization: string | undefined;
+  let host: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const colon = line.indexOf(':');
+    if (colon <= 0 || CONTROL.test(line)) return null;
+    const name = line.slice(0, colon).toLowerCase();
+    if (!TOKEN.test(name)) return null;
+    const value = line.slice(colon + 1).replace(EDGE_SPACE, '');
+    switch (name) {
+      case 'authorization':
+        if (authorization !== undefined) return null;
+        authorization = value;
+        break;
+      case 'host':
+        if (host !== undefined) return null;
+        host = value;
+        break;
+      case 'connection':
+        if (value.toLowerCase() !== 'keep-alive') return null;
+        break;
+      default:
+        if (UNUSUAL.has(name)) return null;
+    }
+  }
+  // Node's HTTP server refuses HTTP/1.1 requests without a Host header; it shall answer those.
+  return authorization === undefined || host === undefined ? null : { target, authorization, host };
+}
+
+let dateSecond = -1;
+let dateText = '';
+/** The Date header's value, made once a second. */
+export function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
