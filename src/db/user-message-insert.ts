@@ -1,20 +1,13 @@
 // Writing a new message and its user_message rows, the largest insert the server makes (a row per
 // recipient). The rows are built without the query builder, whose cost grows with every bound
-// value: one unnest() of arrays on PostgreSQL, whatever the row count; on SQLite, multi-row VALUES
-// statements whose text is made once per row count. On PostgreSQL the message and its rows go in
-// one statement: a send waits for each round trip behind whatever else the event loop is doing.
+// value. On PostgreSQL the message and its rows go in as one statement, the rows from unnest() of
+// two arrays whatever their count: a send waits for each round trip behind whatever else the event
+// loop is doing. On SQLite, whose calls do not wait, multi-row VALUES statements follow the message,
+// their text made once per row count.
 import { CompiledQuery, type Insertable } from 'kysely';
 import { dialectOf } from './migration-helpers.js';
 import type { MessageTable, Tx } from './schema.js';
 
-export interface UserMessageRow {
-  user_id: number;
-  message_id: number;
-  flags: number;
-}
-
-const POSTGRES_INSERT =
-  'INSERT INTO user_message (user_id, message_id, flags) SELECT * FROM unnest($1::int4[], $2::int4[], $3::int4[])';
 /** Rows per SQLite statement (three values each, far below its limit on bound values). */
 const SQLITE_CHUNK = 500;
 const sqliteText = new Map<number, string>();
@@ -28,17 +21,12 @@ function sqliteInsert(rows: number): string {
   return text;
 }
 
-export async function insertUserMessages(tx: Tx, rows: readonly UserMessageRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  if (dialectOf(tx) === 'postgres') {
-    const columns = [rows.map((r) => r.user_id), rows.map((r) => r.message_id), rows.map((r) => r.flags)];
-    await tx.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, columns));
-    return;
-  }
+async function insertSqliteRows(tx: Tx, messageId: number, flags: ReadonlyMap<number, number>): Promise<void> {
+  const rows = [...flags];
   for (let start = 0; start < rows.length; start += SQLITE_CHUNK) {
     const chunk = rows.slice(start, start + SQLITE_CHUNK);
     const values: number[] = [];
-    for (const row of chunk) values.push(row.user_id, row.message_id, row.flags);
+    for (const [userId, bits] of chunk) values.push(userId, messageId, bits);
     await tx.executeQuery(CompiledQuery.raw(sqliteInsert(chunk.length), values));
   }
 }
@@ -48,7 +36,7 @@ export async function insertMessage(tx: Tx, message: Insertable<MessageTable>, f
   const insert = tx.insertInto('message').values(message).returning('id');
   if (dialectOf(tx) !== 'postgres') {
     const { id } = await insert.executeTakeFirstOrThrow();
-    await insertUserMessages(tx, [...flags].map(([user_id, bits]) => ({ user_id, message_id: id, flags: bits })));
+    await insertSqliteRows(tx, id, flags);
     return id;
   }
   const compiled = insert.compile();
