@@ -33,6 +33,15 @@ class RawConnection {
   private headTimer: NodeJS.Timeout | null = null;
   /** Reading stopped until the client takes the answers already written. */
   private awaitingDrain = false;
+  /** One poll at a time is answered on a connection, so one reply serves them all. */
+  private readonly reply: PollReply = {
+    send: (body) => this.send(body),
+    onGone: (listener) => {
+      // The client may have left while its credentials were being checked.
+      if (this.socket.destroyed) listener();
+      else this.gone = listener;
+    },
+  };
 
   constructor(
     private readonly socket: Socket,
@@ -135,7 +144,7 @@ class RawConnection {
         this.buffered = this.buffered.subarray(end + HEAD_END.length);
         this.busy = true;
         this.socket.setTimeout(0);
-        this.owner.polls.handle(head.authorization, head.host, params, this.reply(), () => {
+        this.owner.polls.handle(head.authorization, head.host, params, this.reply, () => {
           // Handed on before anything was written: the HTTP server reads this request again.
           this.buffered = Buffer.concat([request, this.buffered]);
           this.busy = false;
@@ -147,35 +156,26 @@ class RawConnection {
     }
   }
 
-  private reply(): PollReply {
-    return {
-      send: (body) => {
-        this.gone = null;
-        this.busy = false;
-        if (this.socket.destroyed || !this.socket.writable) return;
-        const closing = this.owner.closing;
-        this.socket.write(
-          'HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n' +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nDate: ${httpDate()}\r\n` +
-            (closing ? 'Connection: close\r\n\r\n' : `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(this.owner.keepAliveMs() / 1000)}\r\n\r\n`) +
-            body,
-        );
-        if (closing) {
-          this.released = true;
-          this.socket.destroySoon();
-          return;
-        }
-        this.idle();
-        if (this.socket.isPaused() && !this.awaitingDrain) this.socket.resume();
-        // Pipelined requests are read after this delivery, not inside it.
-        if (this.buffered.length > 0) setImmediate(() => this.readRequests());
-      },
-      onGone: (listener) => {
-        // The client may have left while its credentials were being checked.
-        if (this.socket.destroyed) listener();
-        else this.gone = listener;
-      },
-    };
+  private send(body: string): void {
+    this.gone = null;
+    this.busy = false;
+    if (this.socket.destroyed || !this.socket.writable) return;
+    const closing = this.owner.closing;
+    this.socket.write(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nDate: ${httpDate()}\r\n` +
+        (closing ? 'Connection: close\r\n\r\n' : `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(this.owner.keepAliveMs() / 1000)}\r\n\r\n`) +
+        body,
+    );
+    if (closing) {
+      this.released = true;
+      this.socket.destroySoon();
+      return;
+    }
+    this.idle();
+    if (this.socket.isPaused() && !this.awaitingDrain) this.socket.resume();
+    // Pipelined requests are read after this delivery, not inside it.
+    if (this.buffered.length > 0) setImmediate(() => this.readRequests());
   }
 
   /** Gives the connection, and every byte not yet answered, to the HTTP server. */

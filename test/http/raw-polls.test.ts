@@ -85,13 +85,18 @@ describe('poll connections read from the socket', () => {
   const pollText = (queueId: string, lastEventId: number, extra = '') =>
     `GET /api/v1/events?queue_id=${queueId}&last_event_id=${lastEventId}${extra} HTTP/1.1\r\nHost: confab.test\r\nAuthorization: ${auth}\r\n\r\n`;
   const getText = (path: string) => `GET /api/v1${path} HTTP/1.1\r\nHost: confab.test\r\nAuthorization: ${auth}\r\n\r\n`;
+  /** A new connection whose first request is a poll that does not wait. */
+  const pollingConnection = async (queueId: string) => {
+    const connection = await Connection.open(port);
+    connection.write(pollText(queueId, -1, '&dont_block=true'));
+    return connection;
+  };
   const alertWords = (words: string[]) =>
     ctx.services.bus.publish([{ event: { type: 'alert_words', alert_words: words }, users: [ctx.seed.users.mona.id] }]);
 
   it('answers polls on the connection itself, waiting ones included, with the HTTP server\'s headers', async () => {
     const queue = await ctx.services.queues.create(queueSpec(ctx.seed.users.mona));
-    const connection = await Connection.open(port);
-    connection.write(pollText(queue.id, -1, '&dont_block=true'));
+    const connection = await pollingConnection(queue.id);
     const first = await connection.next();
     assert.equal(first.raw, true);
     assert.match(first.head, /^HTTP\/1\.1 200 OK\r\nContent-Type: application\/json; charset=utf-8\r\nContent-Length: \d+\r\nDate: [A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72$/);
@@ -135,8 +140,7 @@ describe('poll connections read from the socket', () => {
 
   it('lets the route answer a failing poll in full, and the connection goes on', async () => {
     const queue = await ctx.services.queues.create(queueSpec(ctx.seed.users.mark));
-    const connection = await Connection.open(port);
-    connection.write(pollText(queue.id, -1, '&dont_block=true'));
+    const connection = await pollingConnection(queue.id);
     const refused = await connection.next();
     assert.equal(refused.raw, false);
     assert.equal(refused.status, 400);
@@ -260,8 +264,7 @@ describe('poll connections read from the socket', () => {
     leaving.socket.end();
     await waitUntil(() => ctx.services.queues.waitingPolls() === 0);
 
-    const idle = await Connection.open(port);
-    idle.write(pollText(queue.id, -1, '&dont_block=true'));
+    const idle = await pollingConnection(queue.id);
     assert.equal((await idle.next()).raw, true);
     const waiting = await Connection.open(port);
     waiting.write(pollText(queue.id, -1));
