@@ -42,12 +42,18 @@ export interface PollReply {
   onGone(listener: () => void): void;
 }
 
-/** Calls `listener` if the client goes away before the answer is written. */
+/** Calls `listener` if the client goes away before the answer is written, or has already gone. */
 export function onDisconnect(res: ServerResponse): (listener: () => void) => void {
-  return (listener) =>
+  return (listener) => {
+    // A client can leave while its credentials are checked, before the listener is in place.
+    if (res.destroyed) {
+      if (!res.writableEnded) listener();
+      return;
+    }
     res.once('close', () => {
       if (!res.writableEnded) listener();
     });
+  };
 }
 
 function answerBody(queueId: string, events: readonly QueuedEvent[]): string {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import inject from 'light-my-request';
-import { PollServer, withEventPolls } from '../../src/http/event-poll.js';
+import { onDisconnect, PollServer, withEventPolls } from '../../src/http/event-poll.js';
 import { ApiClient, encodeParams, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -85,3 +86,18 @@ for (const dialect of testDialects()) {
     });
   });
 }
+
+describe('onDisconnect', () => {
+  const response = () => new ServerResponse(new IncomingMessage(new Socket()));
+
+  it('tells of a client that leaves before its answer, and of one that has already left', () => {
+    const calls: string[] = [];
+    const waiting = response();
+    onDisconnect(waiting)(() => calls.push('later'));
+    waiting.emit('close');
+    const gone = response();
+    gone.destroy();
+    onDisconnect(gone)(() => calls.push('at once'));
+    assert.deepEqual(calls, ['later', 'at once']);
+  });
+});
