@@ -63,7 +63,9 @@ class RawConnection {
 
   private readonly onData = (chunk: Buffer): void => {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
-    // A client that keeps sending while its poll waits is not read further until the answer.
+    // Requests sent behind a waiting poll are read after its answer (Node would read them at once
+    // and queue their answers; clients do not pipeline behind long polls). Past a head's worth,
+    // the socket is not read at all until then.
     if (this.busy) {
       if (this.buffered.length > MAX_HEAD_BYTES) this.socket.pause();
       return;
