@@ -230,6 +230,12 @@ export interface RealmUserDefaultTable {
   settings: string;
 }
 
+/** Moved on by the store's own triggers at every change to an organization's user_profile rows. */
+export interface RealmUserVersionTable {
+  realm_id: number;
+  version: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user_profile: UserProfileTable;
@@ -253,6 +259,7 @@ export interface Database {
   push_device_token: PushDeviceTokenTable;
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;
+  realm_user_version: RealmUserVersionTable;
 }
 
 export type Db = Kysely<Database>;

@@ -2,7 +2,7 @@
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { userDict } from '../lib/user-format.js';
-import { listUsers } from '../queries/users.js';
+import { realmUsers } from '../queries/realm-users.js';
 
 export default endpoint({
   method: 'GET',
@@ -12,7 +12,7 @@ export default endpoint({
     include_custom_profile_fields: p.bool().default(false),
   },
   async handler({ params, user, realm, services }) {
-    const users = await listUsers(services.db, realm.id);
+    const users = await realmUsers(services.db, realm.id);
     const options = {
       clientGravatar: params.client_gravatar,
       ...(params.include_custom_profile_fields ? { profileData: {} } : {}),

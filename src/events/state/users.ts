@@ -5,7 +5,7 @@ import { passesPolicy } from '../../lib/permissions.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../../lib/roles.js';
 import { avatarUrl, userDict } from '../../lib/user-format.js';
-import { listUsers } from '../../queries/users.js';
+import { realmUsers } from '../../queries/realm-users.js';
 
 /** The larger avatar: uploaded files have a -medium twin; gravatars are asked for at 500 pixels. */
 export function mediumAvatarUrl(url: string): string {
@@ -14,7 +14,7 @@ export function mediumAvatarUrl(url: string): string {
 }
 
 export async function realmUserState(db: DbOrTx, user: UserRow, realm: RealmRow, now: number, clientGravatar: boolean) {
-  const users = await listUsers(db, realm.id);
+  const users = await realmUsers(db, realm.id);
   const dict = (target: UserRow) => userDict(user, target, { clientGravatar, profileData: {} });
   const settings = realmSettings(realm);
   const waitingDays = settings.waiting_period_threshold;
