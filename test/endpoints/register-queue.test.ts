@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { registerQueue } from '../../src/events/state/register.js';
+import { FLAG_BITS } from '../../src/lib/message-flags.js';
 import type { EventQueues, QueueSpec } from '../../src/events/types.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
@@ -104,7 +106,7 @@ for (const dialect of testDialects()) {
     it('summarises unread messages only when message and update_message_flags are both asked for', async () => {
       const { mark, mona } = ctx.seed.users;
       const sent = expectSuccess(await ctx.as('mona').post('/messages', { type: 'private', to: [mark.id], content: 'hi' }));
-      await ctx.store.db.updateTable('user_message').set({ flags: 8 }).where('user_id', '=', mark.id).where('message_id', '=', sent.id).execute();
+      await ctx.store.db.updateTable('user_message').set({ flags: sql<number>`flags | ${FLAG_BITS.mentioned}` }).where('user_id', '=', mark.id).where('message_id', '=', sent.id).execute();
       const both = expectSuccess(await ctx.as('mark').post('/register', { fetch_event_types: ['message', 'update_message_flags'] }));
       assert.equal(both.max_message_id, sent.id);
       const pm = both.unread_msgs.pms.find((g: any) => g.other_user_id === mona.id);

@@ -114,6 +114,14 @@ interface RecipientKind {
   huddle_hash: string | null;
 }
 
+/**
+ * On SQLite the planner would read each message's whole row by id; the summary index holds the
+ * few columns these reads need, in far fewer pages (PostgreSQL finds index-only scans itself).
+ */
+function summaryIndex(db: DbOrTx) {
+  return sql.raw(db.getExecutor().adapter instanceof SqliteAdapter ? ' INDEXED BY message_unread_summary' : '');
+}
+
 /** What each of these recipients is: a stream, a person, or a direct-message group and its hash. */
 async function recipientKinds(db: DbOrTx, ids: number[]): Promise<Map<number, RecipientKind>> {
   if (ids.length === 0) return new Map();
@@ -127,15 +135,12 @@ async function recipientKinds(db: DbOrTx, ids: number[]): Promise<Map<number, Re
 }
 
 export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsgs> {
-  // On SQLite the planner would read each message's whole row by id; the narrow summary index
-  // holds the few columns needed, in far fewer pages (PostgreSQL finds index-only scans itself).
   // A user has far fewer conversations than unread messages, so what each recipient is comes
   // from a second, small query rather than two more lookups (and columns) per row.
-  const summary = db.getExecutor().adapter instanceof SqliteAdapter ? sql.raw(' INDEXED BY message_unread_summary') : sql.raw('');
   const { rows } = await sql<UnreadRow>`
     SELECT m.id, m.sender_id, m.subject, m.recipient_id, um.flags
     FROM user_message AS um
-    JOIN message AS m${summary} ON m.id = um.message_id
+    JOIN message AS m${summaryIndex(db)} ON m.id = um.message_id
     WHERE um.user_id = ${userId} AND (um.flags & ${FLAG_BITS.read}) = 0
     ORDER BY um.message_id DESC
     LIMIT ${MAX_UNREAD_MESSAGES + 1}`.execute(db);
@@ -182,25 +187,25 @@ export function sortRecent(list: RecentConversation[]): RecentConversation[] {
 }
 
 export async function recentPrivateConversationsState(db: DbOrTx, userId: number): Promise<RecentConversation[]> {
-  const rows = await db
-    .selectFrom('user_message')
-    .innerJoin('message', 'message.id', 'user_message.message_id')
-    .innerJoin('recipient', 'recipient.id', 'message.recipient_id')
-    .leftJoin('direct_message_group', 'direct_message_group.recipient_id', 'recipient.id')
-    .select(['message.id', 'message.sender_id', 'recipient.type', 'recipient.type_id', 'direct_message_group.huddle_hash'])
-    .where('user_message.user_id', '=', userId)
-    .where('recipient.type', 'in', [RecipientType.PERSONAL, RecipientType.DIRECT_MESSAGE_GROUP])
-    .orderBy('message.id', 'desc')
-    .limit(RECENT_PRIVATE_MESSAGES)
-    .execute();
+  // Direct messages carry the is_private flag on every row, so their own partial index holds
+  // them newest first, whatever the share of stream messages in the user's history.
+  const { rows } = await sql<{ id: number; sender_id: number; recipient_id: number }>`
+    SELECT m.id, m.sender_id, m.recipient_id
+    FROM user_message AS um
+    JOIN message AS m${summaryIndex(db)} ON m.id = um.message_id
+    WHERE um.user_id = ${userId} AND (um.flags & ${sql.lit(FLAG_BITS.is_private)}) <> 0
+    ORDER BY um.message_id DESC
+    LIMIT ${RECENT_PRIVATE_MESSAGES}`.execute(db);
+  const kinds = await recipientKinds(db, [...new Set(rows.map((row) => row.recipient_id))]);
   const byKey = new Map<string, RecentConversation>();
   for (const row of rows) {
+    const recipient = kinds.get(row.recipient_id)!;
     let others: number[];
-    if (row.type === RecipientType.PERSONAL) {
-      const other = row.sender_id === userId ? row.type_id : row.sender_id;
+    if (recipient.type === RecipientType.PERSONAL) {
+      const other = row.sender_id === userId ? recipient.type_id : row.sender_id;
       others = other === userId ? [] : [other];
     } else {
-      others = (row.huddle_hash ?? '').split(',').map(Number).filter((id) => id !== userId);
+      others = (recipient.huddle_hash ?? '').split(',').map(Number).filter((id) => id !== userId);
     }
     const key = others.join(',');
     if (!byKey.has(key)) byKey.set(key, { max_message_id: row.id, user_ids: others });
