@@ -230,9 +230,11 @@ export interface RealmUserDefaultTable {
   settings: string;
 }
 
-/** Moved on by the store's own triggers at every change to an organization's user_profile rows. */
-export interface RealmUserVersionTable {
+/** Moved on by the store's own triggers at every change to an organization's rows of one table. */
+export interface RealmVersionTable {
   realm_id: number;
+  /** The table counted: user_profile or stream. */
+  kind: string;
   version: number;
 }
 
@@ -259,7 +261,7 @@ export interface Database {
   push_device_token: PushDeviceTokenTable;
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;
-  realm_user_version: RealmUserVersionTable;
+  realm_version: RealmVersionTable;
 }
 
 export type Db = Kysely<Database>;

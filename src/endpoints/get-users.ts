@@ -2,7 +2,7 @@
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { userDict } from '../lib/user-format.js';
-import { realmUsers } from '../queries/realm-users.js';
+import { realmUsers } from '../queries/kept-lists.js';
 
 export default endpoint({
   method: 'GET',

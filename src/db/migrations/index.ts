@@ -13,7 +13,7 @@ import * as createPushDeviceToken from './2026_11_22_050000_create_push_device_t
 import * as createEmailChangeAndUserDefaults from './2026_11_22_060000_create_email_change_and_user_defaults.js';
 import * as coverUnreadIndex from './2026_11_22_070000_cover_unread_index.js';
 import * as indexMessageSummary from './2026_11_22_070100_index_message_summary.js';
-import * as versionRealmUsers from './2026_11_23_000000_version_realm_users.js';
+import * as createRealmVersion from './2026_11_23_000000_create_realm_version.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -29,5 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_060000_create_email_change_and_user_defaults': createEmailChangeAndUserDefaults,
   '2026_11_22_070000_cover_unread_index': coverUnreadIndex,
   '2026_11_22_070100_index_message_summary': indexMessageSummary,
-  '2026_11_23_000000_version_realm_users': versionRealmUsers,
+  '2026_11_23_000000_create_realm_version': createRealmVersion,
 };

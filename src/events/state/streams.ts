@@ -3,7 +3,8 @@ import type { DbOrTx, StreamRow, SubscriptionRow, UserRow } from '../../db/schem
 import { canSeeStream } from '../../lib/permissions.js';
 import { isAdmin } from '../../lib/roles.js';
 import { byStreamName, streamDict, subscriptionDict } from '../../lib/stream-format.js';
-import { listActiveStreams, subscriberIdsByRecipient } from '../../queries/streams.js';
+import { realmActiveStreams } from '../../queries/kept-lists.js';
+import { subscriberIdsByRecipient } from '../../queries/streams.js';
 
 /** Whether the user may read a stream's subscriber list while not subscribed to it. */
 function canSeeSubscribersUnsubscribed(user: Pick<UserRow, 'role'>, stream: { invite_only: number | boolean }): boolean {
@@ -12,13 +13,15 @@ function canSeeSubscribersUnsubscribed(user: Pick<UserRow, 'role'>, stream: { in
 
 /** The realm's active streams and every subscription row of the user: what both parts read. */
 export interface UserStreams {
-  streams: StreamRow[];
+  streams: readonly StreamRow[];
   rows: SubscriptionRow[];
 }
 
 export async function loadUserStreams(db: DbOrTx, user: UserRow): Promise<UserStreams> {
-  const streams = await listActiveStreams(db, user.realm_id);
-  const rows = await db.selectFrom('subscription').selectAll().where('user_id', '=', user.id).execute();
+  const [streams, rows] = await Promise.all([
+    realmActiveStreams(db, user.realm_id),
+    db.selectFrom('subscription').selectAll().where('user_id', '=', user.id).execute(),
+  ]);
   return { streams, rows };
 }
 

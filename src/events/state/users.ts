@@ -5,7 +5,7 @@ import { passesPolicy } from '../../lib/permissions.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../../lib/roles.js';
 import { avatarUrl, userDict } from '../../lib/user-format.js';
-import { realmUsers } from '../../queries/realm-users.js';
+import { realmUsers } from '../../queries/kept-lists.js';
 
 /** The larger avatar: uploaded files have a -medium twin; gravatars are asked for at 500 pixels. */
 export function mediumAvatarUrl(url: string): string {

@@ -1,0 +1,56 @@
+// An organization's users and streams, for the lists POST /register and the list endpoints
+// return. Reading and decoding a thousand user rows costs more than the rest of a register, and
+// the lists change rarely, so each is kept per organization until the store's counter for its
+// table moves (realm_version, kept by triggers), which costs one indexed read per request.
+import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
+import { BoundedMap } from '../lib/bounded-map.js';
+import { listActiveStreams } from './streams.js';
+import { listUsers } from './users.js';
+
+export type CountedTable = 'user_profile' | 'stream';
+
+interface Kept {
+  version: number;
+  rows: readonly object[];
+}
+
+/** Per store (tests run many side by side, with the same ids), then per table and organization. */
+const kept = new WeakMap<DbOrTx, BoundedMap<string, Kept>>();
+/** Lists one process keeps at a time: two per organization. */
+const LISTS_KEPT = 128;
+
+export async function realmVersion(db: DbOrTx, table: CountedTable, realmId: number): Promise<number> {
+  const row = await db
+    .selectFrom('realm_version')
+    .select('version')
+    .where('realm_id', '=', realmId)
+    .where('kind', '=', table)
+    .executeTakeFirst();
+  return row?.version ?? 0;
+}
+
+/**
+ * The rows are shared and frozen. The counter is read before the rows, so a list is at least as
+ * new as the counter it is kept under.
+ */
+async function keptList<T extends object>(db: DbOrTx, table: CountedTable, realmId: number, load: () => Promise<T[]>): Promise<readonly T[]> {
+  const version = await realmVersion(db, table, realmId);
+  const key = `${table}:${realmId}`;
+  let lists = kept.get(db);
+  const hit = lists?.get(key);
+  if (hit !== undefined && hit.version === version) return hit.rows as readonly T[];
+  const rows = Object.freeze((await load()).map((row) => Object.freeze(row)));
+  if (!lists) kept.set(db, (lists = new BoundedMap(LISTS_KEPT)));
+  lists.set(key, { version, rows });
+  return rows;
+}
+
+/** The organization's users by id, active or not. */
+export function realmUsers(db: DbOrTx, realmId: number): Promise<readonly UserRow[]> {
+  return keptList(db, 'user_profile', realmId, () => listUsers(db, realmId));
+}
+
+/** The organization's streams that are not deactivated, by id. */
+export function realmActiveStreams(db: DbOrTx, realmId: number): Promise<readonly StreamRow[]> {
+  return keptList(db, 'stream', realmId, () => listActiveStreams(db, realmId));
+}
