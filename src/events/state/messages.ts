@@ -188,14 +188,19 @@ export function sortRecent(list: RecentConversation[]): RecentConversation[] {
 
 export async function recentPrivateConversationsState(db: DbOrTx, userId: number): Promise<RecentConversation[]> {
   // Direct messages carry the is_private flag on every row, so their own partial index holds
-  // them newest first, whatever the share of stream messages in the user's history.
+  // them newest first, whatever the share of stream messages in the user's history. The limit
+  // is taken before the join: PostgreSQL cannot estimate the flag test and, for a user with
+  // fewer direct messages than the limit, would otherwise merge-join the whole message index.
   const { rows } = await sql<{ id: number; sender_id: number; recipient_id: number }>`
     SELECT m.id, m.sender_id, m.recipient_id
-    FROM user_message AS um
+    FROM (
+      SELECT message_id FROM user_message
+      WHERE user_id = ${userId} AND (flags & ${sql.lit(FLAG_BITS.is_private)}) <> 0
+      ORDER BY message_id DESC
+      LIMIT ${RECENT_PRIVATE_MESSAGES}
+    ) AS um
     JOIN message AS m${summaryIndex(db)} ON m.id = um.message_id
-    WHERE um.user_id = ${userId} AND (um.flags & ${sql.lit(FLAG_BITS.is_private)}) <> 0
-    ORDER BY um.message_id DESC
-    LIMIT ${RECENT_PRIVATE_MESSAGES}`.execute(db);
+    ORDER BY um.message_id DESC`.execute(db);
   const kinds = await recipientKinds(db, [...new Set(rows.map((row) => row.recipient_id))]);
   const byKey = new Map<string, RecentConversation>();
   for (const row of rows) {
