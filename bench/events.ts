@@ -104,20 +104,22 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T, i: number) 
   return out;
 }
 
-async function register(port: number, person: Person, eventTypes: string[]): Promise<{ queueId: string; lastEventId: number }> {
-  const answer = await call(port, 'POST', '/register', person.auth, { event_types: eventTypes });
+/** Without event types the queue takes every event and the state holds every area, as a full client asks. */
+async function register(port: number, person: Person, eventTypes?: string[]): Promise<{ queueId: string; lastEventId: number; receivedAt: number }> {
+  const answer = await call(port, 'POST', '/register', person.auth, eventTypes ? { event_types: eventTypes } : {});
   if (answer.status !== 200) throw new Error(`register failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return { queueId: answer.body.queue_id, lastEventId: answer.body.last_event_id };
+  return { queueId: answer.body.queue_id, lastEventId: answer.body.last_event_id, receivedAt: answer.receivedAt };
 }
 
-/** Sequential registers (no queueing behind each other): the latency of one POST /register. */
+/** Sequential registers (no queueing behind each other), each for every state area: the latency of one POST /register. */
 async function registerLatency(port: number, people: Person[], count: number) {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const person = people[i % people.length]!;
     const started = performance.now();
-    const { queueId } = await register(port, person, ['message', 'update_message_flags', 'subscription', 'realm_user', 'realm', 'stream', 'user_settings']);
-    times.push(performance.now() - started);
+    // Until the whole answer has arrived: parsing some 600 KB of JSON is the client's time, not the server's.
+    const { queueId, receivedAt } = await register(port, person);
+    times.push(receivedAt - started);
     await call(port, 'DELETE', '/events', person.auth, { queue_id: queueId });
   }
   return times.sort((a, b) => a - b);
@@ -262,7 +264,7 @@ async function main() {
     const lines = [
       `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,
       '',
-      ...(runs('register') ? [`POST /register (200 sequential)          p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`] : []),
+      ...(runs('register') ? [`POST /register (200 sequential, all)     p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`] : []),
       ...fan.flatMap((f, i) => {
         const base = baselineFan[i];
         return [

@@ -8,6 +8,8 @@ export const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeS
 export interface Answer {
   status: number;
   body: Record<string, any>;
+  /** performance.now() when the last byte arrived, before the body was parsed. */
+  receivedAt: number;
 }
 
 export function basicAuth(email: string, apiKey: string): string {
@@ -29,8 +31,9 @@ export function call(port: number, method: string, path: string, authorization: 
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
+          const receivedAt = performance.now();
           try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedAt });
           } catch (error) {
             reject(error);
           }
