@@ -10,11 +10,11 @@ import {
   defaultStreamIds,
   getStreamById,
   isSubscribed,
-  listActiveStreams,
   subscribedStreamIds,
   subscriberIds,
   subscriberIdsByRecipient,
 } from './streams.js';
+import { realmActiveStreams } from './kept-lists.js';
 
 export interface StreamListOptions {
   includePublic: boolean;
@@ -28,8 +28,8 @@ export interface StreamListOptions {
 /** GET /streams: the union of the requested sources, by name. */
 export async function getStreamsForUser(db: DbOrTx, viewer: UserRow, options: StreamListOptions): Promise<StreamDict[]> {
   if (options.includeAllActive && !isAdmin(viewer)) throw new ApiError('User not authorized for this query');
-  const all = await listActiveStreams(db, viewer.realm_id);
-  let selected: StreamRow[];
+  const all = await realmActiveStreams(db, viewer.realm_id);
+  let selected: readonly StreamRow[];
   if (options.includeAllActive) {
     selected = all;
   } else {
