@@ -112,9 +112,9 @@ async function register(port: number, person: Person, eventTypes?: string[]): Pr
 }
 
 /** Sequential registers (no queueing behind each other), each for every state area: the latency of one POST /register. */
-async function registerLatency(port: number, people: Person[], count: number) {
+async function registerLatency(port: number, people: Person[], count: number, first = 0) {
   const times: number[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = first; i < first + count; i++) {
     const person = people[i % people.length]!;
     const started = performance.now();
     // Until the whole answer has arrived: parsing some 600 KB of JSON is the client's time, not the server's.
@@ -257,14 +257,25 @@ async function main() {
     port, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-server.log`), cwd: ROOT,
   });
   try {
-    const registers = runs('register') ? await registerLatency(port, people, 200) : [];
-    if (runs('register')) log(`register: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
+    // The first registers after a start also pay for new database connections, compiling the code
+    // and filling caches; the next 200, for other people, show the server as it runs.
+    const coldRegisters = runs('register') ? await registerLatency(port, people, 200) : [];
+    const registers = runs('register') ? await registerLatency(port, people, 200, 200) : [];
+    if (runs('register')) {
+      log(`register, first 200 after start: p50 ${percentile(coldRegisters, 50).toFixed(1)} ms, p99 ${percentile(coldRegisters, 99).toFixed(1)} ms`);
+      log(`register, next 200: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
+    }
     const fan = runs('fanout') ? await fanout(port, stream, sender, audience, [1, 20], () => cpuMsOf(confab.pid)) : [];
     const cap = runs('capacity') ? await capacity(port, people, idlePolls, () => confab.memory()?.rssMb ?? NaN) : null;
     const lines = [
       `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,
       '',
-      ...(runs('register') ? [`POST /register (200 sequential, all)     p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`] : []),
+      ...(runs('register')
+        ? [
+            `POST /register, first 200 after start   p50 ${percentile(coldRegisters, 50).toFixed(1)} ms  p99 ${percentile(coldRegisters, 99).toFixed(1)} ms`,
+            `POST /register, next 200               p50 ${percentile(registers, 50).toFixed(1)} ms  p99 ${percentile(registers, 99).toFixed(1)} ms   target p99 <= 50 ms: ${percentile(registers, 99) <= 50 ? 'met' : 'NOT met'}`,
+          ]
+        : []),
       ...fan.flatMap((f, i) => {
         const base = baselineFan[i];
         return [
@@ -282,7 +293,7 @@ async function main() {
         : []),
     ];
     console.log(lines.join('\n'));
-    writeFileSync(join(resultsDir, `${stamp}-events.json`), JSON.stringify({ date: new Date().toISOString(), store: choice.label, clients: audience.length, idlePolls, register: registers, fanout: fan, baselineFanout: baselineFan, capacity: cap, report: lines }, null, 2) + '\n');
+    writeFileSync(join(resultsDir, `${stamp}-events.json`), JSON.stringify({ date: new Date().toISOString(), store: choice.label, clients: audience.length, idlePolls, register: registers, coldRegister: coldRegisters, fanout: fan, baselineFanout: baselineFan, capacity: cap, report: lines }, null, 2) + '\n');
   } finally {
     await confab.stop();
     agent.destroy();
