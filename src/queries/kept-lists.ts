@@ -1,13 +1,14 @@
-// An organization's users and streams, for the lists POST /register and the list endpoints
-// return. Reading and decoding a thousand user rows costs more than the rest of a register, and
-// the lists change rarely, so each is kept per organization until the store's counter for its
-// table moves (realm_version, kept by triggers), which costs one indexed read per request.
-import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
+// Rows that are read far more often than they change: an organization's users and streams, for
+// the lists POST /register and the list endpoints return (reading and decoding a thousand user
+// rows costs more than the rest of a register), and the organizations themselves, which every
+// request looks up. Each list is kept until the store's counter for its table moves
+// (realm_version, kept by triggers), which costs one indexed read per use.
+import type { DbOrTx, RealmRow, StreamRow, UserRow } from '../db/schema.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { listActiveStreams } from './streams.js';
 import { listUsers } from './users.js';
 
-export type CountedTable = 'user_profile' | 'stream';
+export type CountedTable = 'user_profile' | 'stream' | 'realm';
 
 interface Kept {
   version: number;
@@ -16,7 +17,7 @@ interface Kept {
 
 /** Per store (tests run many side by side, with the same ids), then per table and organization. */
 const kept = new WeakMap<DbOrTx, BoundedMap<string, Kept>>();
-/** Lists one process keeps at a time: two per organization. */
+/** Lists one process keeps at a time: two per organization, and the organizations. */
 const LISTS_KEPT = 128;
 
 export async function realmVersion(db: DbOrTx, table: CountedTable, realmId: number): Promise<number> {
@@ -53,4 +54,9 @@ export function realmUsers(db: DbOrTx, realmId: number): Promise<readonly UserRo
 /** The organization's streams that are not deactivated, by id. */
 export function realmActiveStreams(db: DbOrTx, realmId: number): Promise<readonly StreamRow[]> {
   return keptList(db, 'stream', realmId, () => listActiveStreams(db, realmId));
+}
+
+/** Every organization on the server, by id (counted as a whole, under organization 0). */
+export function keptRealms(db: DbOrTx): Promise<readonly RealmRow[]> {
+  return keptList(db, 'realm', 0, () => db.selectFrom('realm').selectAll().orderBy('id').execute());
 }

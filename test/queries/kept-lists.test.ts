@@ -2,7 +2,8 @@
 // table stands still; any change to the rows, made by any writer, is seen by the next read.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { realmActiveStreams, realmUsers, realmVersion } from '../../src/queries/kept-lists.js';
+import { keptRealms, realmActiveStreams, realmUsers, realmVersion } from '../../src/queries/kept-lists.js';
+import { getRealmForHost } from '../../src/queries/realms.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
@@ -63,6 +64,20 @@ for (const dialect of testDialects()) {
       assert.equal(changed.find((s) => s.id === design.id)?.description, 'Changed here');
       await ctx.services.db.updateTable('stream').set({ deactivated: 1 }).where('id', '=', design.id).execute();
       assert.ok(!(await realmActiveStreams(ctx.services.db, realmId)).some((s) => s.id === design.id));
+    });
+
+    it('keeps the organizations until a realm row changes, with one counter for them all', async () => {
+      const host = new URL(ctx.seed.realm.url).host;
+      const first = await keptRealms(ctx.services.db);
+      assert.equal(await keptRealms(ctx.services.db), first);
+      assert.equal((await getRealmForHost(ctx.services.db, host))?.id, realmId);
+      const version = await realmVersion(ctx.services.db, 'realm', 0);
+      await ctx.services.db.updateTable('realm').set({ name: 'Renamed Here' }).where('id', '=', realmId).execute();
+      assert.equal(await realmVersion(ctx.services.db, 'realm', 0), version + 1);
+      assert.notEqual(await keptRealms(ctx.services.db), first);
+      assert.equal((await getRealmForHost(ctx.services.db, host.toUpperCase()))?.name, 'Renamed Here');
+      // The only organization answers for any host.
+      assert.equal((await getRealmForHost(ctx.services.db, 'elsewhere.example'))?.id, realmId);
     });
 
     it('shares rows that cannot be changed by a reader', async () => {

@@ -1,11 +1,18 @@
-// Counters per organization that every change to its user_profile or stream rows moves on, kept
-// by the store itself: the server may keep an organization's users or streams in memory for as
-// long as the counter stands still, whoever changed the rows (this server, another process, SQL).
+// Counters that every change to an organization's user_profile or stream rows, or to the realm
+// table, moves on, kept by the store itself: the server may keep those rows in memory for as long
+// as their counter stands still, whoever changed them (this server, another process, SQL).
 import type { Kysely } from 'kysely';
 import { dialectOf, sql } from '../migration-helpers.js';
 
-/** The tables whose rows are counted; each counter is named after its table. */
-const COUNTED = ['user_profile', 'stream'] as const;
+/**
+ * The tables whose rows are counted, each counter named after its table, and the organization a
+ * row counts for: the realm table has one counter for the whole list, under organization 0.
+ */
+const COUNTED: ReadonlyArray<[table: string, realmId: (row: 'NEW' | 'OLD') => string]> = [
+  ['user_profile', (row) => `${row}.realm_id`],
+  ['stream', (row) => `${row}.realm_id`],
+  ['realm', () => '0'],
+];
 
 const bump = (table: string, realmId: string) =>
   sql.raw(
@@ -22,11 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('realm_version_pk', ['realm_id', 'kind'])
     .execute();
   const postgres = dialectOf(db) === 'postgres';
-  for (const table of COUNTED) {
+  for (const [table, realmId] of COUNTED) {
     if (postgres) {
       await sql`CREATE FUNCTION ${sql.raw(`bump_${table}_version`)}() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          IF TG_OP = 'DELETE' THEN ${bump(table, 'OLD.realm_id')}; ELSE ${bump(table, 'NEW.realm_id')}; END IF;
+          IF TG_OP = 'DELETE' THEN ${bump(table, realmId('OLD'))}; ELSE ${bump(table, realmId('NEW'))}; END IF;
           RETURN NULL;
         END $$`.execute(db);
       await sql`CREATE TRIGGER ${sql.raw(`${table}_version`)} AFTER INSERT OR UPDATE OR DELETE ON ${sql.raw(table)}
@@ -35,14 +42,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     }
     for (const [operation, row] of [['INSERT', 'NEW'], ['UPDATE', 'NEW'], ['DELETE', 'OLD']] as const) {
       await sql`CREATE TRIGGER ${sql.raw(`${table}_version_${operation.toLowerCase()}`)} AFTER ${sql.raw(operation)} ON ${sql.raw(table)}
-        BEGIN ${bump(table, `${row}.realm_id`)}; END`.execute(db);
+        BEGIN ${bump(table, realmId(row))}; END`.execute(db);
     }
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
-  for (const table of COUNTED) {
+  for (const [table] of COUNTED) {
     if (postgres) {
       await sql`DROP TRIGGER IF EXISTS ${sql.raw(`${table}_version`)} ON ${sql.raw(table)}`.execute(db);
       await sql`DROP FUNCTION IF EXISTS ${sql.raw(`bump_${table}_version`)}()`.execute(db);
