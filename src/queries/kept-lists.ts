@@ -3,6 +3,7 @@
 // rows costs more than the rest of a register), and the organizations themselves, which every
 // request looks up. Each list is kept until the store's counter for its table moves
 // (realm_version, kept by triggers), which costs one indexed read per use.
+import { prepare } from '../db/prepared.js';
 import type { DbOrTx, RealmRow, StreamRow, UserRow } from '../db/schema.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { listActiveStreams } from './streams.js';
@@ -20,14 +21,13 @@ const kept = new WeakMap<DbOrTx, BoundedMap<string, Kept>>();
 /** Lists one process keeps at a time: two per organization, and the organizations. */
 const LISTS_KEPT = 128;
 
+// Every request reads a counter (the organizations'), so the query is compiled once.
+const counter = prepare<[number, CountedTable], { version: number }>(2, (db, realmId, table) =>
+  db.selectFrom('realm_version').select('version').where('realm_id', '=', realmId).where('kind', '=', table),
+);
+
 export async function realmVersion(db: DbOrTx, table: CountedTable, realmId: number): Promise<number> {
-  const row = await db
-    .selectFrom('realm_version')
-    .select('version')
-    .where('realm_id', '=', realmId)
-    .where('kind', '=', table)
-    .executeTakeFirst();
-  return row?.version ?? 0;
+  return (await counter.first(db, realmId, table))?.version ?? 0;
 }
 
 /**
