@@ -230,10 +230,13 @@ export interface RealmUserDefaultTable {
   settings: string;
 }
 
-/** Moved on by the store's own triggers at every change to an organization's rows of one table. */
+/**
+ * Moved on by the store's own triggers at every change to an organization's rows of one table;
+ * the realm table's counter, for the list of organizations, is kept under realm_id 0.
+ */
 export interface RealmVersionTable {
   realm_id: number;
-  /** The table counted: user_profile or stream. */
+  /** The table counted: user_profile, stream or realm. */
   kind: string;
   version: number;
 }
