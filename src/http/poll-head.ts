@@ -14,14 +14,19 @@ export interface PollHead {
   host: string;
 }
 
-/** A plain poll's request head (without its final blank line), or null for anything else. */
-export function parsePollHead(head: string): PollHead | null {
-  const lines = head.split('\r\n');
-  const requestLine = lines[0]!;
+/** The target of a plain poll's request line, or null for any other line. */
+function pollTarget(requestLine: string): string | null {
   if (!requestLine.startsWith('GET ') || !requestLine.endsWith(' HTTP/1.1')) return null;
   const target = requestLine.slice(4, -9);
   // Visible ASCII only: no spaces, controls or bytes Node would refuse.
-  if (!/^[\x21-\x7e]+$/.test(target)) return null;
+  return /^[\x21-\x7e]+$/.test(target) ? target : null;
+}
+
+/** A plain poll's request head (without its final blank line), or null for anything else. */
+export function parsePollHead(head: string): PollHead | null {
+  const lines = head.split('\r\n');
+  const target = pollTarget(lines[0]!);
+  if (target === null) return null;
   let authorization: string | undefined;
   let host: string | undefined;
   for (let i = 1; i < lines.length; i++) {
@@ -49,6 +54,29 @@ export function parsePollHead(head: string): PollHead | null {
   }
   // Node's HTTP server refuses HTTP/1.1 requests without a Host header; it shall answer those.
   return authorization === undefined || host === undefined ? null : { target, authorization, host };
+}
+
+/**
+ * parsePollHead for the heads of one connection. A client sends the same header lines with every
+ * poll, so when they are exactly the last accepted head's, only the request line is read again.
+ */
+export class PollHeadReader {
+  private headerLines = '';
+  private last: PollHead | null = null;
+
+  read(head: string): PollHead | null {
+    const lineEnd = head.indexOf('\r\n');
+    if (this.last !== null && lineEnd > 0 && head.length - lineEnd === this.headerLines.length && head.endsWith(this.headerLines)) {
+      const target = pollTarget(head.slice(0, lineEnd));
+      return target === null ? null : { target, authorization: this.last.authorization, host: this.last.host };
+    }
+    const parsed = parsePollHead(head);
+    if (parsed !== null) {
+      this.headerLines = head.slice(lineEnd);
+      this.last = parsed;
+    }
+    return parsed;
+  }
 }
 
 let dateSecond = -1;

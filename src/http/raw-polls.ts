@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { type PollReply, type PollServer, plainPollParams } from './event-poll.js';
-import { httpDate, parsePollHead } from './poll-head.js';
+import { httpDate, PollHeadReader } from './poll-head.js';
 
 /** Node's default limit on a request head. */
 const MAX_HEAD_BYTES = 16 * 1024;
@@ -23,6 +23,7 @@ const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r
 
 class RawConnection {
   private buffered: Buffer = EMPTY;
+  private readonly heads = new PollHeadReader();
   /** A poll is being answered (its credentials checked, or waiting for events). */
   private busy = false;
   private reading = false;
@@ -139,7 +140,7 @@ class RawConnection {
           return;
         }
         this.clearHeadTimer();
-        const head = parsePollHead(this.buffered.toString('latin1', 0, end));
+        const head = this.heads.read(this.buffered.toString('latin1', 0, end));
         const params = head && plainPollParams(head.target);
         if (!head || !params) return this.handOff();
         const request = this.buffered.subarray(0, end + HEAD_END.length);

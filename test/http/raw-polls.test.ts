@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { parsePollHead } from '../../src/http/poll-head.js';
+import { PollHeadReader, parsePollHead } from '../../src/http/poll-head.js';
 import { ApiClient } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { queueSpec } from '../support/queue-spec.js';
@@ -311,5 +311,29 @@ describe('parsePollHead', () => {
     // Each of them is one change away from this, which is taken.
     assert.notEqual(parsePollHead(`${poll}\r\nHost: a\r\nAuthorization: x`), null);
     for (const head of heads) assert.equal(parsePollHead(head), null, JSON.stringify(head));
+  });
+});
+
+describe('PollHeadReader', () => {
+  const headers = '\r\nHost: a.test\r\nAuthorization: Basic eA==';
+  const poll = (id: number) => `GET /api/v1/events?queue_id=q&last_event_id=${id} HTTP/1.1`;
+
+  it('reads only the request line again while the header lines stay the same', () => {
+    const reader = new PollHeadReader();
+    assert.deepEqual(reader.read(poll(1) + headers), { target: '/api/v1/events?queue_id=q&last_event_id=1', authorization: 'Basic eA==', host: 'a.test' });
+    assert.deepEqual(reader.read(poll(2) + headers), { target: '/api/v1/events?queue_id=q&last_event_id=2', authorization: 'Basic eA==', host: 'a.test' });
+    // The same header lines do not make another method or version a poll.
+    assert.equal(reader.read(poll(3).replace('GET', 'PUT') + headers), null);
+    assert.equal(reader.read(poll(3).replace('HTTP/1.1', 'HTTP/1.0') + headers), null);
+  });
+
+  it('reads changed header lines in full, and keeps the last head it took', () => {
+    const reader = new PollHeadReader();
+    assert.notEqual(reader.read(poll(1) + headers), null);
+    assert.equal(reader.read(`${poll(2)}${headers}\r\nContent-Length: 0`), null);
+    assert.equal(reader.read(`${poll(2)}${headers}\r\nHost: b.test`), null);
+    assert.deepEqual(reader.read(`${poll(2)}\r\nHost: b.test\r\nAuthorization: Basic eQ==`)?.host, 'b.test');
+    assert.deepEqual(reader.read(`${poll(3)}\r\nHost: b.test\r\nAuthorization: Basic eQ==`)?.authorization, 'Basic eQ==');
+    assert.deepEqual(reader.read(poll(4) + headers)?.authorization, 'Basic eA==');
   });
 });
