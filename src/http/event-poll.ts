@@ -23,15 +23,63 @@ const PLAIN_POLL = {
   dont_block: p.bool().default(false),
 };
 
-/** The poll's parameters when the request target is a plain poll's, else null. */
-export function plainPollParams(target: string): Record<string, string> | null {
+export interface PollParams {
+  queueId: string;
+  lastEventId: number;
+  dontBlock: boolean;
+}
+
+/** Values URLSearchParams would not decode, so they read the same taken as they are. */
+const SIMPLE_VALUE = /^[A-Za-z0-9._:~-]+$/;
+/** Integers JSON reads as written. */
+const SIMPLE_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
+
+/**
+ * The spelling clients use, each name once with a value that needs no decoding, read without
+ * URLSearchParams and the parameter layer, which cost more than the rest of reading a poll. Null
+ * for anything else, which the full reading below then takes.
+ */
+export function simplePollParams(query: string): PollParams | null {
+  let queueId: string | undefined;
+  let lastEventId: number | undefined;
+  let dontBlock: boolean | undefined;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const value = pair.slice(eq + 1);
+    if (eq <= 0 || !SIMPLE_VALUE.test(value)) return null;
+    const key = pair.slice(0, eq);
+    if (key === 'queue_id' && queueId === undefined) queueId = value;
+    else if (key === 'last_event_id' && lastEventId === undefined && SIMPLE_INT.test(value)) lastEventId = Number(value);
+    else if (key === 'dont_block' && dontBlock === undefined && (value === 'true' || value === 'false')) dontBlock = value === 'true';
+    else return null;
+  }
+  if (queueId === undefined || lastEventId === undefined) return null;
+  return { queueId, lastEventId, dontBlock: dontBlock ?? false };
+}
+
+/**
+ * The poll's parameters when the request target is a plain poll's with valid values; null when
+ * the route is to answer it (another path, other parameters, or values the route refuses).
+ */
+export function plainPollParams(target: string): PollParams | null {
   if (!target.startsWith(PREFIX)) return null;
+  const query = target.slice(PREFIX.length);
+  return simplePollParams(query) ?? fullPollParams(query);
+}
+
+/** A plain poll's query read as the route reads it; null when the route is to answer it. */
+export function fullPollParams(query: string): PollParams | null {
   const raw: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(target.slice(PREFIX.length))) {
+  for (const [key, value] of new URLSearchParams(query)) {
     if (!Object.hasOwn(PLAIN_POLL, key)) return null;
     raw[key] = value;
   }
-  return raw;
+  try {
+    const { values } = parseParams(PLAIN_POLL, raw, {});
+    return { queueId: values.queue_id, lastEventId: values.last_event_id, dontBlock: values.dont_block };
+  } catch {
+    return null;
+  }
 }
 
 /** How an answer reaches the client. */
@@ -72,16 +120,16 @@ export class PollServer {
    * Answers a plain poll through `reply`, now or when its events come. Calls `fallback` instead
    * (before anything is written, and with nothing changed) when the route is to take the request.
    */
-  handle(authorization: string, host: string | undefined, raw: Record<string, string>, reply: PollReply, fallback: () => void): void {
+  handle(authorization: string, host: string | undefined, params: PollParams, reply: PollReply, fallback: () => void): void {
     const userId = this.cache.userIdFor(authorization, host);
     if (userId !== undefined) {
-      if (!this.serve(userId, raw, reply)) fallback();
+      if (!this.serve(userId, params, reply)) fallback();
       return;
     }
     authenticate(this.services, authorization, host).then(
       ({ user }) => {
         this.cache.remember(authorization, host, user.id);
-        if (!this.serve(user.id, raw, reply)) fallback();
+        if (!this.serve(user.id, params, reply)) fallback();
       },
       // The route answers failed credentials in full.
       fallback,
@@ -92,13 +140,11 @@ export class PollServer {
    * Answers with no promise in between: a delivery to a thousand waiting clients writes a
    * thousand answers, and each promise step would add to each. False: the route is to answer.
    */
-  private serve(userId: number, raw: Record<string, string>, reply: PollReply): boolean {
+  private serve(userId: number, params: PollParams, reply: PollReply): boolean {
     const { queues } = this.services;
-    let request;
+    const request = { queueId: params.queueId, userId, lastEventId: params.lastEventId, dontBlock: params.dontBlock };
     let ready;
     try {
-      const { values } = parseParams(PLAIN_POLL, raw, {});
-      request = { queueId: values.queue_id, userId, lastEventId: values.last_event_id, dontBlock: values.dont_block };
       ready = queues.take(request);
     } catch {
       return false;
@@ -134,8 +180,8 @@ function responseReply(res: ServerResponse): PollReply {
 export function withEventPolls(polls: PollServer, next: NodeHandler): NodeHandler {
   return (req, res) => {
     const { authorization, host } = req.headers;
-    const raw = req.method === 'GET' && authorization !== undefined && req.url !== undefined ? plainPollParams(req.url) : null;
-    if (raw === null) return next(req, res);
-    polls.handle(authorization!, host, raw, responseReply(res), () => next(req, res));
+    const params = req.method === 'GET' && authorization !== undefined && req.url !== undefined ? plainPollParams(req.url) : null;
+    if (params === null) return next(req, res);
+    polls.handle(authorization!, host, params, responseReply(res), () => next(req, res));
   };
 }

@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import inject from 'light-my-request';
-import { onDisconnect, PollServer, withEventPolls } from '../../src/http/event-poll.js';
+import { fullPollParams, onDisconnect, PollServer, simplePollParams, withEventPolls } from '../../src/http/event-poll.js';
 import { ApiClient, encodeParams, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -99,5 +99,49 @@ describe('onDisconnect', () => {
     gone.destroy();
     onDisconnect(gone)(() => calls.push('at once'));
     assert.deepEqual(calls, ['later', 'at once']);
+  });
+});
+
+describe('reading a plain poll\'s parameters', () => {
+  it('reads the usual spelling directly, and leaves every other spelling to the full reading', () => {
+    assert.deepEqual(simplePollParams('queue_id=1-a.b&last_event_id=-1'), { queueId: '1-a.b', lastEventId: -1, dontBlock: false });
+    assert.deepEqual(simplePollParams('dont_block=true&last_event_id=12&queue_id=q'), { queueId: 'q', lastEventId: 12, dontBlock: true });
+    for (const query of ['queue_id=q', 'queue_id=q&last_event_id=1&queue_id=r', 'queue_id=%71&last_event_id=1', 'queue_id=q&last_event_id=01', 'queue_id=q&last_event_id=1&', 'queue_id=q&last_event_id=1e2']) {
+      assert.equal(simplePollParams(query), null, query);
+    }
+    // The full reading takes some of those as the route does.
+    assert.deepEqual(fullPollParams('queue_id=%71&last_event_id=1e2'), { queueId: 'q', lastEventId: 100, dontBlock: false });
+    assert.deepEqual(fullPollParams('queue_id=q&last_event_id=1&queue_id=r'), { queueId: 'r', lastEventId: 1, dontBlock: false });
+    assert.equal(fullPollParams('queue_id=q&last_event_id=x'), null);
+  });
+
+  it('never reads a query differently from the full reading (seeded random queries)', () => {
+    let seed = 229;
+    /** mulberry32: a small seeded generator, so a failure repeats. */
+    const next = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const keys = ['queue_id', 'last_event_id', 'dont_block', 'other', '', 'queue_id=', 'Queue_id'];
+    const values = ['q', 'a-b.c:d~e', '', '0', '-0', '-1', '7', '007', '1.0', '1e2', '123456789012345', '1234567890123456', 'true', 'false', 'True', '%41', 'a+b', '"x"', 'x y', '=', '-'];
+    const pick = <T>(list: readonly T[]) => list[next(list.length)]!;
+    let direct = 0;
+    for (let i = 0; i < 3000; i++) {
+      // Mostly the two names a poll needs, sometimes more, in any order.
+      const pairs = [`queue_id=${pick(values)}`, `last_event_id=${pick(values)}`];
+      for (let extra = next(3); extra > 0; extra--) pairs.push(next(10) === 0 ? pick(keys) : `${pick(keys)}=${pick(values)}`);
+      for (let j = pairs.length - 1; j > 0; j--) {
+        const k = next(j + 1);
+        [pairs[j], pairs[k]] = [pairs[k]!, pairs[j]!];
+      }
+      const query = pairs.join('&');
+      const simple = simplePollParams(query);
+      if (simple === null) continue;
+      direct++;
+      assert.deepEqual(simple, fullPollParams(query), query);
+    }
+    assert.ok(direct > 100, `only ${direct} queries took the direct reading`);
   });
 });
