@@ -142,14 +142,14 @@ export class PollServer {
    */
   private serve(userId: number, params: PollParams, reply: PollReply): boolean {
     const { queues } = this.services;
-    const request = { queueId: params.queueId, userId, lastEventId: params.lastEventId, dontBlock: params.dontBlock };
+    const request = { ...params, userId };
     let ready;
     try {
       ready = queues.take(request);
     } catch {
       return false;
     }
-    const queueId = request.queueId;
+    const { queueId } = params;
     if (ready) {
       reply.send(answerBody(queueId, ready));
       return true;

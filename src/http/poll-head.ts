@@ -68,7 +68,7 @@ export class PollHeadReader {
     const lineEnd = head.indexOf('\r\n');
     if (this.last !== null && lineEnd > 0 && head.length - lineEnd === this.headerLines.length && head.endsWith(this.headerLines)) {
       const target = pollTarget(head.slice(0, lineEnd));
-      return target === null ? null : { target, authorization: this.last.authorization, host: this.last.host };
+      return target === null ? null : { ...this.last, target };
     }
     const parsed = parsePollHead(head);
     if (parsed !== null) {

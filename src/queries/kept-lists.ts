@@ -1,10 +1,10 @@
 // Rows that are read far more often than they change: an organization's users and streams, for
 // the lists POST /register and the list endpoints return (reading and decoding a thousand user
 // rows costs more than the rest of a register), and the organizations themselves, which every
-// request looks up. Each list is kept until the store's counter for its table moves
-// (realm_version, kept by triggers), which costs one indexed read per use.
+// request looks up (keptRealms in realms.ts). Each list is kept until the store's counter for its
+// table moves (realm_version, kept by triggers), which costs one indexed read per use.
 import { prepare } from '../db/prepared.js';
-import type { DbOrTx, RealmRow, StreamRow, UserRow } from '../db/schema.js';
+import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { listActiveStreams } from './streams.js';
 import { listUsers } from './users.js';
@@ -34,7 +34,7 @@ export async function realmVersion(db: DbOrTx, table: CountedTable, realmId: num
  * The rows are shared and frozen. The counter is read before the rows, so a list is at least as
  * new as the counter it is kept under.
  */
-async function keptList<T extends object>(db: DbOrTx, table: CountedTable, realmId: number, load: () => Promise<T[]>): Promise<readonly T[]> {
+export async function keptList<T extends object>(db: DbOrTx, table: CountedTable, realmId: number, load: () => Promise<T[]>): Promise<readonly T[]> {
   const version = await realmVersion(db, table, realmId);
   const key = `${table}:${realmId}`;
   let lists = kept.get(db);
@@ -54,9 +54,4 @@ export function realmUsers(db: DbOrTx, realmId: number): Promise<readonly UserRo
 /** The organization's streams that are not deactivated, by id. */
 export function realmActiveStreams(db: DbOrTx, realmId: number): Promise<readonly StreamRow[]> {
   return keptList(db, 'stream', realmId, () => listActiveStreams(db, realmId));
-}
-
-/** Every organization on the server, by id (counted as a whole, under organization 0). */
-export function keptRealms(db: DbOrTx): Promise<readonly RealmRow[]> {
-  return keptList(db, 'realm', 0, () => db.selectFrom('realm').selectAll().orderBy('id').execute());
 }

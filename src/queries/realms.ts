@@ -1,6 +1,6 @@
 // Realm lookups.
 import type { DbOrTx, RealmRow } from '../db/schema.js';
-import { keptRealms } from './kept-lists.js';
+import { keptList } from './kept-lists.js';
 
 export function getRealmById(db: DbOrTx, id: number): Promise<RealmRow | undefined> {
   return db.selectFrom('realm').selectAll().where('id', '=', id).executeTakeFirst();
@@ -8,6 +8,11 @@ export function getRealmById(db: DbOrTx, id: number): Promise<RealmRow | undefin
 
 export function listRealms(db: DbOrTx): Promise<RealmRow[]> {
   return db.selectFrom('realm').selectAll().orderBy('id').execute();
+}
+
+/** Every organization on the server, by id, kept under one counter for the realm table (organization 0). */
+export function keptRealms(db: DbOrTx): Promise<readonly RealmRow[]> {
+  return keptList(db, 'realm', 0, () => listRealms(db));
 }
 
 /** Each kept realm list's organizations by URL host, made once per list. */

@@ -2,8 +2,8 @@
 // table stands still; any change to the rows, made by any writer, is seen by the next read.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { keptRealms, realmActiveStreams, realmUsers, realmVersion } from '../../src/queries/kept-lists.js';
-import { getRealmForHost } from '../../src/queries/realms.js';
+import { realmActiveStreams, realmUsers, realmVersion } from '../../src/queries/kept-lists.js';
+import { getRealmForHost, keptRealms } from '../../src/queries/realms.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
