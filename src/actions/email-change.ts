@@ -6,8 +6,7 @@ import { ApiError } from '../errors.js';
 import type { MailMessage } from '../lib/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
-import { EMAIL_VISIBILITY, resolveSettings } from '../lib/settings-registry.js';
-import { avatarUrl, canSeeDeliveryEmail } from '../lib/user-format.js';
+import { avatarUrl, canSeeDeliveryEmail, emailIsPublic, placeholderUserId } from '../lib/user-format.js';
 import { getRealmById } from '../queries/realms.js';
 import { getUserByEmail, getUserById, listUsers } from '../queries/users.js';
 import { mediumAvatarUrl } from '../events/state/users.js';
@@ -38,6 +37,8 @@ function generateKey(): string {
 }
 
 async function checkAddressAvailable(ctx: SystemContext, realm: RealmRow, email: string): Promise<void> {
+  // Placeholder addresses stand in for hidden ones; a real account may not take their form.
+  if (placeholderUserId(email, realm.url) !== undefined) throw new ApiError('Invalid address.');
   const existing = await getUserByEmail(ctx.tx, realm.id, email);
   if (existing) throw new ApiError(existing.is_active ? 'Already has an account.' : 'Account has been deactivated.');
 }
@@ -115,15 +116,15 @@ export async function confirmEmailChange(ctx: SystemContext, key: string): Promi
   checkChangesAllowed(realm, user);
   await checkAddressAvailable(ctx, realm, request.new_email);
 
-  const emailIsPublic = Number(resolveSettings(user.settings).email_address_visibility) === EMAIL_VISIBILITY.EVERYONE;
-  const changed: UserRow = { ...user, delivery_email: request.new_email, email: emailIsPublic ? request.new_email : user.email };
+  const isPublic = emailIsPublic(user);
+  const changed: UserRow = { ...user, delivery_email: request.new_email, email: isPublic ? request.new_email : user.email };
   await ctx.tx
     .updateTable('user_profile')
     .set({ delivery_email: changed.delivery_email, email: changed.email })
     .where('id', '=', user.id)
     .execute();
   await ctx.tx.updateTable('email_change_request').set({ status: EmailChangeStatus.CONFIRMED }).where('id', '=', request.id).execute();
-  await announceEmailChange(ctx, realm, changed, emailIsPublic);
+  await announceEmailChange(ctx, realm, changed, isPublic);
   return {
     oldEmail: request.old_email,
     newEmail: request.new_email,
@@ -138,14 +139,18 @@ export async function confirmEmailChange(ctx: SystemContext, key: string): Promi
   };
 }
 
-/** realm_user updates: the real address to those who may see it, the avatar (a gravatar follows the address), the API email. */
-async function announceEmailChange(ctx: SystemContext, realm: RealmRow, user: UserRow, emailIsPublic: boolean): Promise<void> {
+/**
+ * realm_user updates: the real address to those who may see it; for a public address also the API
+ * email and the avatar (a gravatar follows the API email, so a hidden address changes neither).
+ */
+async function announceEmailChange(ctx: SystemContext, realm: RealmRow, user: UserRow, isPublic: boolean): Promise<void> {
   const everyone = await listUsers(ctx.tx, realm.id, { activeOnly: true });
   const allIds = everyone.map((viewer) => viewer.id);
   const seers = everyone.filter((viewer) => canSeeDeliveryEmail(viewer, user)).map((viewer) => viewer.id);
   ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: user.delivery_email } }, seers);
+  if (!isPublic) return;
   if (user.avatar_source === 'G') {
-    const url = avatarUrl(user, false, true)!;
+    const url = avatarUrl(user, false)!;
     ctx.events.send(
       {
         type: 'realm_user',
@@ -161,7 +166,5 @@ async function announceEmailChange(ctx: SystemContext, realm: RealmRow, user: Us
       allIds,
     );
   }
-  if (emailIsPublic) {
-    ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: user.email } }, allIds);
-  }
+  ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: user.email } }, allIds);
 }

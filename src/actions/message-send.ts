@@ -13,9 +13,10 @@ import { FLAG_BITS, flagNames, groupByFlags } from '../lib/message-flags.js';
 import { type DisplayRecipient, type MessageParts, messageDict } from '../lib/message-format.js';
 import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { huddleHashOf, usersByEmails, usersByIds } from '../queries/recipients.js';
+import { huddleHashOf, usersByIds } from '../queries/recipients.js';
 import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
 import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
+import { findUsersByEmailsFor } from '../queries/users.js';
 import type { MessageInternals } from '../events/shape.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
@@ -50,11 +51,11 @@ async function resolveDirectUsers(ctx: ActionContext, addressee: Extract<Address
     if (missing !== undefined) throw new ApiError(`Invalid user ID ${missing}`);
     return [...found.values()];
   }
-  const users = await usersByEmails(ctx.tx, realmId, addressee.emails);
-  const known = new Set(users.flatMap((u) => [u.email.toLowerCase(), u.delivery_email.toLowerCase()]));
-  const missing = addressee.emails.find((e) => !known.has(e.toLowerCase()));
+  // A hidden real address is as unknown as a mistyped one.
+  const found = await findUsersByEmailsFor(ctx.tx, ctx.actor, ctx.realm, addressee.emails);
+  const missing = addressee.emails.find((e) => !found.has(e));
   if (missing !== undefined) throw new ApiError(`Invalid email '${missing}'`);
-  return users;
+  return [...new Map([...found.values()].map((u) => [u.id, u])).values()];
 }
 
 /** The recipient of a direct conversation with these people, after the send path's checks on them. */

@@ -6,7 +6,7 @@ import { isAdmin, isOwner } from '../lib/roles.js';
 import { canAddSubscribers, canCreateStreams, canSubscribeOthers } from '../lib/stream-permissions.js';
 import { checkRemoveSubscribersGroup } from '../lib/stream-update-rules.js';
 import { getStreamsByNames, getUserGroupById, subscribedStreamIds } from '../queries/streams.js';
-import { getUserByEmail, getUsersByIds } from '../queries/users.js';
+import { findUserByEmailFor, getUsersByIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 import { checkStreamName, doCreateStream } from './stream-create.js';
 import { checkWebPublicAllowed } from './stream-update.js';
@@ -49,7 +49,7 @@ export async function resolvePrincipals(ctx: ActionContext, principals: Principa
     const user =
       typeof principal === 'number'
         ? (await getUsersByIds(ctx.tx, ctx.realm.id, [principal]))[0]
-        : await getUserByEmail(ctx.tx, ctx.realm.id, principal);
+        : await findUserByEmailFor(ctx.tx, ctx.actor, ctx.realm, principal);
     if (!user) throw new ApiError('No such user');
     if (!user.is_active) throw new ApiError('User is deactivated');
     if (!users.some((u) => u.id === user.id)) users.push(user);

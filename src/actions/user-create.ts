@@ -5,9 +5,9 @@ import { ApiError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
 import { Role } from '../lib/roles.js';
 import { requireAdmin } from '../lib/permissions.js';
-import { userDict } from '../lib/user-format.js';
+import { apiEmailOf, canSeeDeliveryEmail, placeholderUserId, userDict } from '../lib/user-format.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
-import { activeUserIds, getUserByEmail } from '../queries/users.js';
+import { getUserByEmail, listUsers } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
 
@@ -51,6 +51,8 @@ export function checkFullName(name: string): string {
 
 export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: NewUserSpec): Promise<UserRow> {
   checkEmail(spec.email);
+  // Placeholder addresses stand in for hidden ones; a real account may not take their form.
+  if (placeholderUserId(spec.email, realm.url) !== undefined) throw new ApiError(`Invalid email '${spec.email}'`);
   const fullName = checkFullName(spec.fullName);
   if (await getUserByEmail(ctx.tx, realm.id, spec.email)) {
     throw new ApiError(`Email '${spec.email}' already in use`);
@@ -81,13 +83,12 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     .values({ type: RecipientType.PERSONAL, type_id: id })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await ctx.tx.updateTable('user_profile').set({ recipient_id: recipient.id }).where('id', '=', id).execute();
-  const user = { ...row, id, recipient_id: recipient.id } as UserRow;
+  // The API email needs the id: a hidden address is replaced by the placeholder user{id}@{host}.
+  const email = apiEmailOf({ ...row, id }, realm.url);
+  await ctx.tx.updateTable('user_profile').set({ recipient_id: recipient.id, email }).where('id', '=', id).execute();
+  const user = { ...row, id, email, recipient_id: recipient.id } as UserRow;
 
-  ctx.events.send(
-    { type: 'realm_user', op: 'add', person: personForEvent(user) },
-    await activeUserIds(ctx.tx, realm.id),
-  );
+  announceNewUser(ctx, user, await listUsers(ctx.tx, realm.id, { activeOnly: true }));
   if (spec.subscribeToDefaults ?? !spec.isBot) {
     const defaults = await defaultStreamsOf(ctx.tx, realm.id);
     if (defaults.length > 0) await bulkAddSubscriptions(ctx, realm, defaults, [user]);
@@ -113,7 +114,13 @@ export async function checkCreateUser(ctx: ActionContext, request: CreateUserReq
   return doCreateUser(ctx, ctx.realm, { email: request.email, fullName, password: request.password });
 }
 
-/** The person object of realm_user add events. */
-export function personForEvent(user: UserRow) {
-  return userDict(user, user, { clientGravatar: false, profileData: {} });
+/** realm_user add: the real address only to those who may see it, null in the others' copy. */
+function announceNewUser(ctx: SystemContext, user: UserRow, everyone: UserRow[]): void {
+  const seers = everyone.filter((viewer) => canSeeDeliveryEmail(viewer, user));
+  const others = everyone.filter((viewer) => !canSeeDeliveryEmail(viewer, user));
+  const person = userDict(user, user, { clientGravatar: false, profileData: {} });
+  ctx.events.send({ type: 'realm_user', op: 'add', person }, seers.map((u) => u.id));
+  if (others.length > 0) {
+    ctx.events.send({ type: 'realm_user', op: 'add', person: { ...person, delivery_email: null } }, others.map((u) => u.id));
+  }
 }

@@ -6,7 +6,7 @@ import type { CompiledLinkifier } from './linkifiers/match.js';
 import { topicLinks } from './linkifiers/topic-links.js';
 import { flagNames } from './message-flags.js';
 import type { RealmSettings } from './realm-settings.js';
-import { avatarUrl, canSeeDeliveryEmail } from './user-format.js';
+import { avatarUrl } from './user-format.js';
 
 type Person = Pick<UserRow, 'id' | 'email' | 'full_name'>;
 
@@ -72,7 +72,8 @@ export function reactionDict(reaction: ReactionRow, user: Person) {
 
 export function messageDict(
   parts: MessageParts,
-  viewer: Pick<UserRow, 'id' | 'role'>,
+  // Unused: addresses and avatars in a message read the same for every viewer.
+  _viewer: Pick<UserRow, 'id' | 'role'>,
   realm: { string_id: string; settings: RealmSettings; linkifiers: readonly CompiledLinkifier[] },
   options: MessageDictOptions,
   flags?: number,
@@ -96,7 +97,7 @@ export function messageDict(
     sender_realm_str: realm.string_id,
     display_recipient: displayRecipient(recipient),
     type: isStream ? 'stream' : 'private',
-    avatar_url: avatarUrl(sender, options.clientGravatar, canSeeDeliveryEmail(viewer, sender)),
+    avatar_url: avatarUrl(sender, options.clientGravatar),
     content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
   };
   if (recipient.type === RecipientType.STREAM) dict.stream_id = recipient.streamId;

@@ -20,11 +20,45 @@ export function gravatarUrl(email: string, version: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
 }
 
+function visibilityOf(target: Pick<UserRow, 'settings'>): number {
+  return remember(visibilityBySettings, target.settings, () => Number(resolveSettings(target.settings).email_address_visibility));
+}
+
+/** Whether the user's real address is their API email: bots always, humans whose setting says everyone. */
+export function emailIsPublic(target: Pick<UserRow, 'is_bot' | 'settings'>): boolean {
+  return Boolean(target.is_bot) || visibilityOf(target) === EMAIL_VISIBILITY.EVERYONE;
+}
+
+/** The domain of placeholder addresses: the organization's host name (a port would not make an address). */
+export function placeholderDomain(realmUrl: string): string {
+  try {
+    return new URL(realmUrl).hostname.toLowerCase();
+  } catch {
+    return 'confab.invalid';
+  }
+}
+
+/** The API email standing in for a hidden address: user{id}@{realm host}. */
+export function placeholderEmail(userId: number, realmUrl: string): string {
+  return `user${userId}@${placeholderDomain(realmUrl)}`;
+}
+
+/** The id a placeholder address of this organization names, or undefined for any other text. */
+export function placeholderUserId(email: string, realmUrl: string): number | undefined {
+  const match = /^user(\d{1,10})@(.+)$/.exec(email.trim().toLowerCase());
+  if (!match || match[2] !== placeholderDomain(realmUrl)) return undefined;
+  return Number(match[1]);
+}
+
+/** The address other users see in `email` fields: the real one only when it is public. */
+export function apiEmailOf(user: Pick<UserRow, 'id' | 'is_bot' | 'settings' | 'delivery_email'>, realmUrl: string): string {
+  return emailIsPublic(user) ? user.delivery_email : placeholderEmail(user.id, realmUrl);
+}
+
 /** Whether `viewer` may see the real (delivery) email of `target`. */
-export function canSeeDeliveryEmail(viewer: Pick<UserRow, 'id' | 'role'>, target: UserRow): boolean {
+export function canSeeDeliveryEmail(viewer: Pick<UserRow, 'id' | 'role'>, target: Pick<UserRow, 'id' | 'is_bot' | 'settings'>): boolean {
   if (viewer.id === target.id || target.is_bot) return true;
-  const visibility = remember(visibilityBySettings, target.settings, () => Number(resolveSettings(target.settings).email_address_visibility));
-  switch (visibility) {
+  switch (visibilityOf(target)) {
     case EMAIL_VISIBILITY.EVERYONE:
       return true;
     case EMAIL_VISIBILITY.MEMBERS:
@@ -38,11 +72,26 @@ export function canSeeDeliveryEmail(viewer: Pick<UserRow, 'id' | 'role'>, target
   }
 }
 
-/** avatar_url: null when the client computes gravatars itself and may see the real email. */
-export function avatarUrl(target: UserRow, clientGravatar: boolean, emailVisible: boolean): string | null {
+/**
+ * Whether `email` names `target` for `viewer`: the API email and the placeholder form always, the
+ * real address only for those who may see it, so a hidden address answers like an unknown one.
+ */
+export function emailNamesUser(viewer: Pick<UserRow, 'id' | 'role'>, target: UserRow, email: string, realmUrl: string): boolean {
+  const lowered = email.trim().toLowerCase();
+  if (lowered === target.email.toLowerCase()) return true;
+  if (lowered === target.delivery_email.toLowerCase() && canSeeDeliveryEmail(viewer, target)) return true;
+  return placeholderUserId(lowered, realmUrl) === target.id;
+}
+
+/**
+ * avatar_url. A gravatar is derived from the API email, never from a hidden address (the hash would
+ * give the address away); null when the client derives gravatars itself, which it can only from a
+ * public address.
+ */
+export function avatarUrl(target: UserRow, clientGravatar: boolean): string | null {
   if (target.avatar_source === 'G') {
-    if (clientGravatar && emailVisible) return null;
-    return gravatarUrl(target.delivery_email, target.avatar_version);
+    if (clientGravatar && emailIsPublic(target)) return null;
+    return gravatarUrl(target.email, target.avatar_version);
   }
   return `/user_avatars/${target.realm_id}/${target.id}.png?version=${target.avatar_version}`;
 }
@@ -71,7 +120,7 @@ export function userDict(viewer: Pick<UserRow, 'id' | 'role'>, target: UserRow, 
     bot_owner_id: target.bot_owner_id,
     role: target.role,
     timezone: target.timezone,
-    avatar_url: avatarUrl(target, options.clientGravatar, visible),
+    avatar_url: avatarUrl(target, options.clientGravatar),
     avatar_version: target.avatar_version,
   };
   if (options.profileData && !target.is_bot) dict.profile_data = options.profileData;

@@ -1,5 +1,4 @@
 // Lookups for addressing messages: users by id or email, direct-message groups, recipients.
-import { sql } from 'kysely';
 import type { DbOrTx, UserRow } from '../db/schema.js';
 import { isStorableId } from './users.js';
 
@@ -8,18 +7,6 @@ export function usersByIds(db: DbOrTx, realmId: number, ids: number[]): Promise<
   const storable = ids.filter(isStorableId);
   if (storable.length === 0) return Promise.resolve([]);
   return db.selectFrom('user_profile').selectAll().where('realm_id', '=', realmId).where('id', 'in', storable).execute();
-}
-
-/** Users whose API or real email matches one of `emails`, case-insensitively. */
-export function usersByEmails(db: DbOrTx, realmId: number, emails: string[]): Promise<UserRow[]> {
-  if (emails.length === 0) return Promise.resolve([]);
-  const lowered = emails.map((e) => e.toLowerCase());
-  return db
-    .selectFrom('user_profile')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where((eb) => eb.or([eb(sql`lower(email)`, 'in', lowered), eb(sql`lower(delivery_email)`, 'in', lowered)]))
-    .execute();
 }
 
 export async function directMessageGroupRecipient(db: DbOrTx, huddleHash: string): Promise<number | undefined> {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { Role } from '../lib/roles.js';
-import { canSeeDeliveryEmail } from '../lib/user-format.js';
+import { emailNamesUser, placeholderUserId } from '../lib/user-format.js';
 
 /** Ids are 32-bit integer columns on PostgreSQL; anything else names no row. */
 export const isStorableId = (id: number) => Number.isInteger(id) && Math.abs(id) <= 2_147_483_647;
@@ -136,25 +136,49 @@ export async function accessUserById(db: DbOrTx, realmId: number, userId: number
 }
 
 /**
- * GET /users/{email}: by API email; by real email only when the viewer may see it; or by the
- * placeholder form user{id}@{realm host}.
+ * The user an address names for `viewer` (see emailNamesUser): by API email, by real address when
+ * the viewer may see it, or by the placeholder form user{id}@{realm host}.
  */
-export async function accessUserByEmail(db: DbOrTx, viewer: UserRow, realm: RealmRow, email: string): Promise<UserRow> {
-  const lowered = email.toLowerCase();
-  const found = await getUserByEmail(db, viewer.realm_id, email);
-  if (found && (found.email.toLowerCase() === lowered || canSeeDeliveryEmail(viewer, found))) return found;
-  const placeholder = /^user(\d{1,15})@(.+)$/.exec(lowered);
-  if (placeholder && placeholder[2] === hostOf(realm.url)) {
-    const byId = await getUserById(db, viewer.realm_id, Number(placeholder[1]));
-    if (byId) return byId;
-  }
-  throw new ApiError('No such user');
+export async function findUserByEmailFor(db: DbOrTx, viewer: UserRow, realm: RealmRow, email: string): Promise<UserRow | undefined> {
+  return (await findUsersByEmailsFor(db, viewer, realm, [email])).get(email);
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '';
+/** Each address that names a user for `viewer`, mapped to that user; the others are absent. */
+export async function findUsersByEmailsFor(
+  db: DbOrTx,
+  viewer: UserRow,
+  realm: RealmRow,
+  emails: readonly string[],
+): Promise<Map<string, UserRow>> {
+  const found = new Map<string, UserRow>();
+  const lowered = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(isStorableText))];
+  if (lowered.length === 0) return found;
+  const placeholderIds = lowered.flatMap((e) => placeholderUserId(e, realm.url) ?? []).filter(isStorableId);
+  const candidates = await db
+    .selectFrom('user_profile')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(email)`, 'in', lowered),
+        eb(sql`lower(delivery_email)`, 'in', lowered),
+        ...(placeholderIds.length > 0 ? [eb('id', 'in', placeholderIds)] : []),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  for (const email of emails) {
+    // An API email match wins over another user's real address that happens to be the same text.
+    const byApiEmail = candidates.find((u) => u.email.toLowerCase() === email.trim().toLowerCase());
+    const user = byApiEmail ?? candidates.find((u) => emailNamesUser(viewer, u, email, realm.url));
+    if (user) found.set(email, user);
   }
+  return found;
+}
+
+/** GET /users/{email}: a hidden address answers exactly like an unknown one. */
+export async function accessUserByEmail(db: DbOrTx, viewer: UserRow, realm: RealmRow, email: string): Promise<UserRow> {
+  const user = await findUserByEmailFor(db, viewer, realm, email);
+  if (!user) throw new ApiError('No such user');
+  return user;
 }

@@ -8,6 +8,7 @@ import { queueSpec } from '../support/queue-spec.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { gravatarUrl } from '../../src/lib/user-format.js';
 import { waitUntil } from '../support/wait.js';
 
 for (const dialect of testDialects()) {
@@ -208,19 +209,30 @@ for (const dialect of testDialects()) {
       assert.equal(event.internal, undefined);
     });
 
-    it('leaves avatar_url null for client_gravatar clients that may see the sender email', async () => {
+    it('leaves avatar_url null for client_gravatar clients only when the sender email is public', async () => {
       const { mark, mona, olivia } = ctx.seed.users;
-      await ctx.services.db.updateTable('user_profile').set({ settings: JSON.stringify({ email_address_visibility: 3 }) }).where('id', '=', mark.id).execute();
+      const admins = await create(olivia, { clientGravatar: true });
+      const member = await create(mona, { clientGravatar: true });
+      const plain = await create(olivia);
+      expectSuccess(await sendToGeneral('mark', 'avatars', 'x'));
+      assert.equal(expectSuccess(await poll('olivia', admins.id)).events[0].message.avatar_url, null);
+      assert.equal(expectSuccess(await poll('mona', member.id)).events[0].message.avatar_url, null);
+      assert.equal(expectSuccess(await poll('olivia', plain.id)).events[0].message.avatar_url, gravatarUrl('mark@confab.test', 1));
+      // A hidden address: nobody could derive the gravatar, and the one sent is of the placeholder.
+      const placeholder = `user${mark.id}@confab.test`;
+      await ctx.services.db
+        .updateTable('user_profile')
+        .set({ email: placeholder, settings: JSON.stringify({ email_address_visibility: 3 }) })
+        .where('id', '=', mark.id)
+        .execute();
       try {
-        const admins = await create(olivia, { clientGravatar: true });
-        const member = await create(mona, { clientGravatar: true });
-        const plain = await create(olivia);
-        expectSuccess(await sendToGeneral('mark', 'avatars', 'x'));
-        assert.equal(expectSuccess(await poll('olivia', admins.id)).events[0].message.avatar_url, null);
-        assert.match(expectSuccess(await poll('mona', member.id)).events[0].message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
-        assert.match(expectSuccess(await poll('olivia', plain.id)).events[0].message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//);
+        expectSuccess(await sendToGeneral('mark', 'avatars', 'y'));
+        const admin = expectSuccess(await poll('olivia', admins.id)).events.at(-1);
+        assert.equal(admin.message.avatar_url, gravatarUrl(placeholder, 1));
+        assert.equal(admin.message.sender_email, placeholder);
+        assert.equal(expectSuccess(await poll('mona', member.id)).events.at(-1).message.avatar_url, gravatarUrl(placeholder, 1));
       } finally {
-        await ctx.services.db.updateTable('user_profile').set({ settings: mark.settings }).where('id', '=', mark.id).execute();
+        await ctx.services.db.updateTable('user_profile').set({ email: mark.email, settings: mark.settings }).where('id', '=', mark.id).execute();
       }
     });
 

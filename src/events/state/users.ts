@@ -19,7 +19,7 @@ export async function realmUserState(db: DbOrTx, user: UserRow, realm: RealmRow,
   const settings = realmSettings(realm);
   const waitingDays = settings.waiting_period_threshold;
   const can = (policy: number) => passesPolicy(user, policy, waitingDays, now);
-  const ownAvatar = avatarUrl(user, false, true)!;
+  const ownAvatar = avatarUrl(user, false)!;
   return {
     realm_users: users.filter((u) => u.is_active).map(dict),
     realm_non_active_users: users.filter((u) => !u.is_active).map(dict),

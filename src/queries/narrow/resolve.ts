@@ -27,7 +27,7 @@ import { canAccessStreamHistory } from '../../lib/permissions.js';
 import { isGuest } from '../../lib/roles.js';
 import { directMessageGroupRecipient, huddleHashOf } from '../recipients.js';
 import { getStreamById, getStreamByName, isSubscribed } from '../streams.js';
-import { getUserByEmail, getUserById } from '../users.js';
+import { findUserByEmailFor, getUserById } from '../users.js';
 
 type Lookup = { db: DbOrTx; realm: RealmRow; viewer: UserRow };
 
@@ -38,8 +38,9 @@ async function findStream({ db, realm }: Lookup, operand: string | number): Prom
   return stream;
 }
 
-function findUser({ db, realm }: Lookup, operand: string | number): Promise<UserRow | undefined> {
-  return typeof operand === 'number' ? getUserById(db, realm.id, operand) : getUserByEmail(db, realm.id, operand);
+/** By id, or by an address the viewer may use: a hidden real address names nobody. */
+function findUser({ db, realm, viewer }: Lookup, operand: string | number): Promise<UserRow | undefined> {
+  return typeof operand === 'number' ? getUserById(db, realm.id, operand) : findUserByEmailFor(db, viewer, realm, operand);
 }
 
 async function mayReadHistory(lookup: Lookup, stream: StreamRow): Promise<boolean> {
