@@ -197,6 +197,7 @@ for (const dialect of testDialects()) {
       const params = { email: 'user4242@confab.test', password: 'long enough password', full_name: 'Pretender' };
       expectError(await ctx.as('olivia').post('/users', params), "Invalid email 'user4242@confab.test'");
       expectSuccess(await ctx.as('olivia').post('/users', { ...params, email: 'user4242@elsewhere.example' }));
+      expectError(await ctx.as('mark').patch('/settings', { email: 'User4242@confab.test' }), 'Invalid address.');
     });
 
     it('folds the creation of a hidden user and a message from them into each watcher\'s state', async () => {
