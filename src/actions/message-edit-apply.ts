@@ -94,7 +94,7 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
     const deletion = { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: move.origStream.id, topic: move.origTopic };
     ctx.events.send(deletion, access.losingAccess);
   }
-  await afterMove.finish(ctx, move, ids, before, access?.losingAccess ?? [], {
+  await afterMove.finish(ctx, move, ids, before, {
     notifyOld: edit.notifyOld,
     notifyNew: edit.notifyNew,
     contentEdited: edit.content !== null,

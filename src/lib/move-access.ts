@@ -35,8 +35,14 @@ export function subscribersGainRows(destination: Destination): boolean {
   return Boolean(destination.invite_only) && !destination.history_public_to_subscribers;
 }
 
+/** Whether someone may read moved messages in the destination, whatever they held before. */
+export function readsAfterMove(destination: Destination, party: Pick<MoveParty, 'role' | 'onTarget'>): boolean {
+  // Subscribers of a destination with protected history are given rows, so subscribing suffices.
+  return party.onTarget || canAccessStreamHistory(party, destination, false);
+}
+
 export function moveOutcome(destination: Destination, party: MoveParty): MoveOutcome {
-  const keepsAccess = party.onTarget || canAccessStreamHistory(party, destination, false);
+  const keepsAccess = readsAfterMove(destination, party);
   return {
     keepsAccess,
     // Subscribers of the origin who are not on the destination give their rows up even when public

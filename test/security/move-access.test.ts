@@ -170,6 +170,26 @@ for (const dialect of testDialects()) {
       return observed;
     }
 
+    it('moves topic preferences only for people who can read the destination', async () => {
+      const oldId = await createStream('prefs old', 'public', ['oldSub', 'both']);
+      const newId = await createStream('prefs new', 'shared', ['both']);
+      const id = expectSuccess(await as('mover').post('/messages', { type: 'stream', to: oldId, topic: 'roadmap', content: 'next' })).id as number;
+      for (const [v, policy] of [['oldSub', 1], ['both', 1], ['neither', 3]] as const) {
+        expectSuccess(await as(v).post('/user_topics', { stream_id: oldId, topic: 'roadmap', visibility_policy: policy }));
+      }
+      ctx.clearEvents();
+      expectSuccess(await as('mover').patch(`/messages/${id}`, { stream_id: newId, propagate_mode: 'change_all', send_notification_to_new_thread: false }));
+      const prefs = await ctx.services.db.selectFrom('user_topic').select(['user_id', 'stream_id']).where('topic_name', '=', 'roadmap').orderBy('user_id').execute();
+      assert.deepEqual(prefs, [{ user_id: people.both.id, stream_id: newId }]);
+      const told = (v: Viewer) =>
+        ctx.events.filter((d) => d.event.type === 'user_topic' && d.users.includes(people[v].id)).map((d) => [d.event.stream_id, d.event.visibility_policy]);
+      assert.deepEqual(told('neither'), [[oldId, 0]]);
+      assert.deepEqual(told('oldSub'), [[oldId, 0]]);
+      assert.deepEqual(told('both'), [[oldId, 0], [newId, 1]]);
+      const state = expectSuccess(await as('neither').post('/register', { fetch_event_types: ['user_topic'] }));
+      assert.equal(state.user_topics.some((t: { stream_id: number }) => t.stream_id === newId), false);
+    });
+
     SCENARIOS.forEach(([name, from, to, mode, expected], index) => {
       it(`${name} (${mode})`, async () => {
         const observed = await observe(index, from, to, mode);
