@@ -37,7 +37,7 @@ async function setPolicy(ctx: ActionContext, userId: number, stream: { id: numbe
 /** Of these people, those who cannot read the destination of a move to another stream. */
 async function unableToRead(ctx: ActionContext, plan: MovePlan, userIds: readonly number[]): Promise<Set<number>> {
   if (plan.origStream.id === plan.targetStream.id || userIds.length === 0) return new Set();
-  // Deactivated accounts count as subscribed, as for rows, so reactivation finds them as they were.
+  // A deactivated account's subscription still counts, as it does for rows.
   const people = await ctx.tx
     .selectFrom('user_profile')
     .leftJoin('subscription', (join) =>
