@@ -12,7 +12,7 @@ import { type ApiClient, type ApiResponse, clientFor, expectError, expectSuccess
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 
-const VIEWERS = ['oldSub', 'newSub', 'both', 'neither', 'starred', 'reacted', 'readHist', 'guestOld', 'guestNew', 'botOld', 'formerOld'] as const;
+const VIEWERS = ['oldSub', 'newSub', 'both', 'neither', 'starred', 'reacted', 'readHist', 'guestOld', 'guestNew', 'botOld', 'formerOld', 'newStarred'] as const;
 type Viewer = (typeof VIEWERS)[number];
 type Kind = 'public' | 'shared' | 'protected';
 
@@ -29,6 +29,7 @@ const STANDING: Record<Viewer, { old?: true; new?: true; historical?: 'starred' 
   guestNew: { new: true },
   botOld: { old: true },
   formerOld: { old: true, leavesOld: true },
+  newStarred: { new: true, historical: 'starred' },
 };
 
 /*
@@ -43,19 +44,19 @@ const STANDING: Record<Viewer, { old?: true; new?: true; historical?: 'starred' 
  * which the "new" viewers then join after the message was sent.
  */
 const SCENARIOS: Array<[name: string, from: Kind, to: Kind | 'same', mode: string, expected: string[]]> = [
-  //                                                              oldSub  newSub  both    neither starred reacted readHst guestOl guestNw botOld  former
-  ['public -> private (shared history)', 'public', 'shared', 'change_all', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-']],
-  ['public -> private (protected history)', 'public', 'protected', 'change_later', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-']],
-  ['private (shared) -> public', 'shared', 'public', 'change_one', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---']],
-  ['private (protected) -> public', 'protected', 'public', 'change_all', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---']],
-  ['private (shared) -> private (shared)', 'shared', 'shared', 'change_all', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-']],
-  ['private (shared) -> private (protected)', 'shared', 'protected', 'change_one', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-']],
-  ['private (protected) -> private (shared)', 'protected', 'shared', 'change_later', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-']],
-  ['private (protected) -> private (protected)', 'protected', 'protected', 'change_all', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-']],
-  ['public -> public', 'public', 'public', 'change_all', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---']],
-  ['topic only, public', 'public', 'same', 'change_all', ['SR-H', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', 'SR-H', 'S--H', 'SR-H', 'SR-H']],
-  ['topic only, private (shared)', 'shared', 'same', 'change_later', ['SR-H', 'S--H', 'SR-H', '----', 'SR-H', 'SR-H', 'SR-H', 'SR-H', 'S--H', 'SR-H', 'SR-H']],
-  ['topic only, private (protected)', 'protected', 'same', 'change_one', ['SR-H', '----', 'SR-H', '----', 'SR-H', 'SR-H', 'SR-H', 'SR-H', '----', 'SR-H', 'SR-H']],
+  //                                                              oldSub  newSub  both    neither starred reacted readHst guestOl guestNw botOld  former  newStar
+  ['public -> private (shared history)', 'public', 'shared', 'change_all', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-', 'SR-H']],
+  ['public -> private (protected history)', 'public', 'protected', 'change_later', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-', 'SR-H']],
+  ['private (shared) -> public', 'shared', 'public', 'change_one', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---', 'SR-H']],
+  ['private (protected) -> public', 'protected', 'public', 'change_all', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---', 'SR-H']],
+  ['private (shared) -> private (shared)', 'shared', 'shared', 'change_all', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-', 'SR-H']],
+  ['private (shared) -> private (protected)', 'shared', 'protected', 'change_one', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-', 'SR-H']],
+  ['private (protected) -> private (shared)', 'protected', 'shared', 'change_later', ['--D-', 'S--H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'S--H', '--D-', '--D-', 'SR-H']],
+  ['private (protected) -> private (protected)', 'protected', 'protected', 'change_all', ['--D-', 'SR-H', 'SR-H', '----', '--D-', '--D-', '--D-', '--D-', 'SR-H', '--D-', '--D-', 'SR-H']],
+  ['public -> public', 'public', 'public', 'change_all', ['S---', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', '--D-', 'S--H', 'S---', 'S---', 'SR-H']],
+  ['topic only, public', 'public', 'same', 'change_all', ['SR-H', 'S--H', 'SR-H', 'S---', 'SR-H', 'SR-H', 'SR-H', 'SR-H', 'S--H', 'SR-H', 'SR-H', 'SR-H']],
+  ['topic only, private (shared)', 'shared', 'same', 'change_later', ['SR-H', 'S--H', 'SR-H', '----', 'SR-H', 'SR-H', 'SR-H', 'SR-H', 'S--H', 'SR-H', 'SR-H', 'SR-H']],
+  ['topic only, private (protected)', 'protected', 'same', 'change_one', ['SR-H', '----', 'SR-H', '----', 'SR-H', 'SR-H', 'SR-H', 'SR-H', '----', 'SR-H', 'SR-H', 'SR-H']],
 ];
 
 const privacy = (kind: Kind) => ({ is_private: kind !== 'public', history_public_to_subscribers: kind !== 'protected' });
@@ -82,6 +83,7 @@ for (const dialect of testDialects()) {
         guestNew: u.gus,
         botOld: u.welcomeBot,
         formerOld: await extra('fred@confab.test', 'Fred Former'),
+        newStarred: await extra('nina@confab.test', 'Nina New'),
       };
       for (const v of VIEWERS) {
         const registered = expectSuccess(await as(v).post('/register', { event_types: ['delete_message', 'reaction', 'update_message'] }));
