@@ -79,7 +79,7 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
   Object.assign(entry, moveEntry);
 
   const ids = await selectMovedIds(ctx, move);
-  const access = streamChanged(move) ? await streamMoveAccess(ctx, move) : null;
+  const access = streamChanged(move) ? await streamMoveAccess(ctx, move, ids) : null;
   const oldActive = await activeMembers(ctx, move.origStream);
   const newActive = access ? await activeMembers(ctx, move.targetStream) : [];
   const before = await afterMove.prepare(ctx, move);
@@ -94,7 +94,7 @@ export async function doUpdateMessage(ctx: ActionContext, edit: CheckedEdit): Pr
     const deletion = { type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: move.origStream.id, topic: move.origTopic };
     ctx.events.send(deletion, access.losingAccess);
   }
-  await afterMove.finish(ctx, move, ids, before, access?.losingAccess ?? [], {
+  await afterMove.finish(ctx, move, ids, before, {
     notifyOld: edit.notifyOld,
     notifyNew: edit.notifyNew,
     contentEdited: edit.content !== null,

@@ -55,11 +55,10 @@ async function finish(
   plan: MovePlan,
   ids: readonly number[],
   before: BeforeMove,
-  losingAccess: readonly number[],
   options: MoveOptions,
 ): Promise<void> {
   const wholeTopic = await movedWholeTopic(ctx, plan);
-  if (wholeTopic) await moveTopicPreferences(ctx, plan, before.targetHadMessages, losingAccess);
+  if (wholeTopic) await moveTopicPreferences(ctx, plan, before.targetHadMessages);
   const bot = ctx.realm.notification_bot_id === null ? undefined : await getUserById(ctx.tx, ctx.realm.id, ctx.realm.notification_bot_id);
   if (!bot) return;
   const resolve = topicChanged(plan) && !streamChanged(plan) ? resolveChange(plan.origTopic, plan.targetTopic) : null;

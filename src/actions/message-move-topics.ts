@@ -1,6 +1,7 @@
 // Topic preferences (mute, unmute, follow) follow a topic that moved whole: each person's
 // preference moves to the new place, merged with one already there when that topic existed.
 import type { UserTopicRow } from '../db/schema.js';
+import { readsAfterMove } from '../lib/move-access.js';
 import { mutedTopicsOf } from '../queries/user-topics.js';
 import type { ActionContext } from './context.js';
 import type { MovePlan } from './message-move.js';
@@ -33,18 +34,37 @@ async function setPolicy(ctx: ActionContext, userId: number, stream: { id: numbe
   ctx.events.send({ type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: ctx.now, visibility_policy: policy }, [userId]);
 }
 
+/** Of these people, those who cannot read the destination of a move to another stream. */
+async function unableToRead(ctx: ActionContext, plan: MovePlan, userIds: readonly number[]): Promise<Set<number>> {
+  if (plan.origStream.id === plan.targetStream.id || userIds.length === 0) return new Set();
+  // A deactivated account's subscription still counts, as it does for rows.
+  const people = await ctx.tx
+    .selectFrom('user_profile')
+    .leftJoin('subscription', (join) =>
+      join
+        .onRef('subscription.user_id', '=', 'user_profile.id')
+        .on('subscription.recipient_id', '=', plan.targetStream.recipient_id!)
+        .on('subscription.active', '=', 1),
+    )
+    .select(['user_profile.id', 'user_profile.role', 'subscription.id as subscription_id'])
+    .where('user_profile.id', 'in', userIds)
+    .execute();
+  const out = people.filter((u) => !readsAfterMove(plan.targetStream, { role: u.role, onTarget: u.subscription_id !== null }));
+  return new Set(out.map((u) => u.id));
+}
+
 /**
- * Moves preferences from the old topic to the new one. People who lose access to the messages
- * lose their preference instead of gaining one in a stream they cannot read.
+ * Moves preferences from the old topic to the new one. People who cannot read the messages in
+ * their new place lose their preference instead of gaining one in a stream they cannot read.
  */
-export async function moveTopicPreferences(ctx: ActionContext, plan: MovePlan, targetHadMessages: boolean, losingAccess: readonly number[]): Promise<void> {
-  const losing = new Set(losingAccess);
+export async function moveTopicPreferences(ctx: ActionContext, plan: MovePlan, targetHadMessages: boolean): Promise<void> {
   const oldRows = new Map((await rowsFor(ctx, plan.origStream.id, plan.origTopic)).map((r) => [r.user_id, r]));
   const newRows = new Map((await rowsFor(ctx, plan.targetStream.id, plan.targetTopic)).map((r) => [r.user_id, r]));
   if (oldRows.size === 0 && newRows.size === 0) return;
   // A case-only rename within one stream keeps the very same rows: rename them.
   const sameRows = plan.origStream.id === plan.targetStream.id && plan.origTopic.toLowerCase() === plan.targetTopic.toLowerCase();
   const people = new Set([...oldRows.keys(), ...newRows.keys()]);
+  const losing = await unableToRead(ctx, plan, [...oldRows.keys()]);
   for (const userId of people) {
     const row = oldRows.get(userId);
     if (sameRows) {

@@ -5,6 +5,7 @@ import type { MessageRow, StreamRow } from '../db/schema.js';
 import type { PropagateMode } from '../lib/edit-rules.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
+import { moveOutcome, subscribersGainRows } from '../lib/move-access.js';
 import { canAccessStreamHistory } from '../lib/permissions.js';
 import { Role } from '../lib/roles.js';
 import { isSubscribed } from '../queries/streams.js';
@@ -148,34 +149,57 @@ export async function streamMembers(ctx: ActionContext, recipientId: number, act
 }
 
 export interface StreamMoveAccess {
-  /** Everyone who ever subscribed to the old stream and is not on the new one: their rows go. */
+  /** Everyone whose rows for the moved messages go (see lib/move-access.ts). */
   losingRows: number[];
   /** Of those, the people who can no longer read the messages at all: they see a deletion. */
   losingAccess: number[];
 }
 
-/** Who loses the moved messages when they change stream (computed before anything moves). */
-export async function streamMoveAccess(ctx: ActionContext, plan: MovePlan): Promise<StreamMoveAccess> {
+/** Everyone holding a row for one of the messages, with their roles. */
+async function holdersOf(ctx: ActionContext, ids: readonly number[]): Promise<Map<number, number>> {
+  const roles = new Map<number, number>();
+  for (const part of chunks(ids, batchSizes(ctx).rows)) {
+    await yieldToOthers();
+    const rows = await ctx.tx
+      .selectFrom('user_message')
+      .innerJoin('user_profile', 'user_profile.id', 'user_message.user_id')
+      .select(['user_message.user_id', 'user_profile.role'])
+      .distinct()
+      .where('user_message.message_id', 'in', part)
+      .execute();
+    for (const r of rows) roles.set(r.user_id, r.role);
+  }
+  return roles;
+}
+
+/**
+ * Who loses the moved messages when they change stream (computed before anything moves): old
+ * subscribers, and anyone else holding a row (starred, reacted, read as history), by one rule.
+ */
+export async function streamMoveAccess(ctx: ActionContext, plan: MovePlan, ids: readonly number[]): Promise<StreamMoveAccess> {
   const oldEver = await streamMembers(ctx, plan.origStream.recipient_id!, false);
-  const newMembers = await streamMembers(ctx, plan.targetStream.recipient_id!, true);
-  const onNew = new Set(newMembers.map((m) => m.user_id));
-  const losing = [...new Map(oldEver.filter((m) => !onNew.has(m.user_id)).map((m) => [m.user_id, m])).values()];
-  const publicTarget = !plan.targetStream.invite_only;
-  return {
-    losingRows: losing.map((m) => m.user_id),
-    losingAccess: losing.filter((m) => !publicTarget || m.role === Role.GUEST).map((m) => m.user_id),
-  };
+  const onNew = new Set((await streamMembers(ctx, plan.targetStream.recipient_id!, true)).map((m) => m.user_id));
+  const onOld = new Set(oldEver.map((m) => m.user_id));
+  const holders = await holdersOf(ctx, ids);
+  const roles = new Map([...holders, ...oldEver.map((m) => [m.user_id, m.role] as const)]);
+  const access: StreamMoveAccess = { losingRows: [], losingAccess: [] };
+  for (const [userId, role] of roles) {
+    const party = { role, onTarget: onNew.has(userId), everOnOrigin: onOld.has(userId), holdsRow: holders.has(userId) };
+    const outcome = moveOutcome(plan.targetStream, party);
+    if (outcome.dropsRows) access.losingRows.push(userId);
+    if (outcome.toldDeleted) access.losingAccess.push(userId);
+  }
+  return access;
 }
 
 const historyPublic = (stream: StreamRow) => !stream.invite_only || Boolean(stream.history_public_to_subscribers);
 
 /**
- * Moves the user_message rows with the messages: people no longer subscribed lose theirs, and in a
- * destination with protected history every current subscriber gets one (read), since being a
- * subscriber when a message arrives is what grants access there.
+ * Moves the user_message rows with the messages: those streamMoveAccess names lose theirs, and in
+ * a destination with protected history every current subscriber gets one (read).
  */
 export async function moveUserMessages(ctx: ActionContext, plan: MovePlan, ids: readonly number[], access: StreamMoveAccess) {
-  if (!historyPublic(plan.targetStream)) {
+  if (subscribersGainRows(plan.targetStream)) {
     for (const part of chunks(ids, batchSizes(ctx).rows)) {
       const pairs = ctx.tx
         .selectFrom('subscription')
