@@ -69,13 +69,15 @@ export class PollAuthCache {
     const entry = entries?.get(authorization);
     if (entry === undefined) return { stamp: null };
     const stamp = this.stampOf(entry.stamp.realmId);
-    return stamp instanceof Promise ? stamp.then((now) => this.compare(entries!, authorization, entry, now)) : this.compare(entries!, authorization, entry, stamp);
+    if (stamp instanceof Promise) return stamp.then((now) => this.compare(authorization, host, entry, now));
+    return this.compare(authorization, host, entry, stamp);
   }
 
-  private compare(entries: Map<string, Entry>, authorization: string, entry: Entry, stamp: Stamp): Lookup {
+  private compare(authorization: string, host: string | undefined, entry: Entry, stamp: Stamp): Lookup {
     if (stamp.versions === entry.stamp.versions) return { userId: entry.userId };
-    // The entry may have been replaced while the counters were read.
-    if (entries.get(authorization) === entry) {
+    // The entry may have been replaced, or the cache cleared, while the counters were read.
+    const entries = this.byHost.get(host);
+    if (entries?.get(authorization) === entry) {
       entries.delete(authorization);
       this.size--;
     }

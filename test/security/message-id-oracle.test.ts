@@ -112,6 +112,7 @@ for (const dialect of testDialects()) {
       for (const [kind, id] of Object.entries(ids)) {
         if (kind.includes('private stream') || kind.includes('between others')) continue;
         expectError(await ctx.as('olivia').patch(`/messages/${id}`, { topic: 'moved', propagate_mode: 'change_all' }), 'Invalid message(s)');
+        expectError(await ctx.as('olivia').patch(`/messages/${id}`, { stream_id: ctx.seed.streams.general.id }), 'Invalid message(s)');
       }
     });
 

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import type { UserRow } from '../../src/db/schema.js';
 import { DEV_PASSWORD, type DevUserName } from '../../src/dev-seed.js';
+import { PollServer } from '../../src/http/event-poll.js';
 import { ApiClient, type ApiResponse, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -155,6 +156,20 @@ for (const dialect of testDialects()) {
     });
 
     if (dialect === 'sqlite') {
+      it('answers a remembered poll within the call, as SQLite's counters are read at once', async () => {
+        const polls = new PollServer(ctx.services);
+        const user = await userRow('mark');
+        const queue = await ctx.services.queues.create(queueSpec(user));
+        const authorization = basic(user.delivery_email, user.api_key);
+        const params = { queueId: queue.id, lastEventId: -1, dontBlock: true };
+        const refusedFallback = () => assert.fail('handed on to the route');
+        // The first poll checks the credentials in full, which takes a while.
+        await new Promise<void>((resolve) => polls.handle(authorization, 'confab.test', params, { send: () => resolve(), onGone() {} }, refusedFallback));
+        const answers: string[] = [];
+        polls.handle(authorization, 'confab.test', params, { send: (body) => answers.push(body), onGone() {} }, refusedFallback);
+        assert.equal(answers.length, 1);
+      });
+
       it('refuses a key rotated by `confab api-key --rotate` in another process at once', async () => {
         const { user, queueId, authorization } = await polling('olivia');
         const { rows } = await sql<{ name: string; file: string }>`PRAGMA database_list`.execute(ctx.services.db);
