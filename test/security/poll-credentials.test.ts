@@ -156,7 +156,7 @@ for (const dialect of testDialects()) {
     });
 
     if (dialect === 'sqlite') {
-      it('answers a remembered poll within the call, as SQLite's counters are read at once', async () => {
+      it('answers a remembered poll within the call, as the SQLite counters are read at once', async () => {
         const polls = new PollServer(ctx.services);
         const user = await userRow('mark');
         const queue = await ctx.services.queues.create(queueSpec(user));
