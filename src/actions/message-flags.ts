@@ -17,7 +17,12 @@ export function checkFlagChange(flag: string, op: string): { flag: FlagName; add
   return { flag, adding: op === 'add' };
 }
 
-/** Stream messages among `ids` whose stream the user is not subscribed to, with their stream ids. */
+/**
+ * Stream messages among `ids` whose stream the user is not subscribed to, with their stream ids.
+ * Only messages the user may read count: any other id (another organization's, a private
+ * stream's, a missing one) is refused as every route refuses it, so that skipping it without a
+ * word does not tell that it exists.
+ */
 async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
   const rows = await ctx.tx
@@ -26,11 +31,16 @@ async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise
     .leftJoin('subscription as s', (join) =>
       join.onRef('s.recipient_id', '=', 'm.recipient_id').on('s.user_id', '=', ctx.actor.id).on('s.active', '=', 1),
     )
-    .select(['m.id', 'r.type_id'])
+    .leftJoin('user_message as um', (join) => join.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', ctx.actor.id))
+    .select(['m.id', 'r.type_id', 'um.message_id as received'])
     .where('m.id', 'in', ids)
+    .where('m.realm_id', '=', ctx.actor.realm_id)
     .where('r.type', '=', RecipientType.STREAM)
     .where('s.id', 'is', null)
     .execute();
+  for (const row of rows) {
+    if (row.received === null) await accessMessage(ctx.tx, ctx.actor, row.id);
+  }
   return new Map(rows.map((r) => [r.id, r.type_id]));
 }
 

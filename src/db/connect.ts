@@ -1,7 +1,7 @@
 // Opens one of the two stores behind the same Kysely interface and brings it to the latest schema.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
+import { type CompiledQuery, Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import { createRequire } from 'node:module';
 import type Pg from 'pg';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
@@ -23,6 +23,12 @@ export interface Store {
   close(): Promise<void>;
   /** SQLite files only: the thread that checkpoints the write-ahead log. */
   checkpointer?: Checkpointer | null;
+  /**
+   * SQLite only: runs a compiled read at once on the reading connection, without waiting a turn,
+   * for the one hot path that must not (event polls' credential counters). Throws if the
+   * connection is busy; callers then run the query as usual.
+   */
+  readNow?<R>(query: CompiledQuery<R>): R[];
 }
 
 let pgModule: typeof Pg | undefined;
@@ -59,7 +65,8 @@ export function openStore(options: StoreOptions): Store {
     return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
   }
   const path = options.sqlitePath ?? ':memory:';
-  const reader = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: openSqliteConnection(path) }) });
+  const readerConnection = openSqliteConnection(path);
+  const reader = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: readerConnection }) });
   // A second connection to the same file writes, so reads never queue behind a batch of writes.
   // (An in-memory database exists only on its one connection.)
   const writer =
@@ -71,6 +78,7 @@ export function openStore(options: StoreOptions): Store {
     kind: 'sqlite',
     transact: (work) => committer.run(work),
     checkpointer,
+    readNow: <R>(query: CompiledQuery<R>) => readerConnection.prepare(query.sql).all(query.parameters) as R[],
     async close() {
       await checkpointer?.close();
       if (writer !== reader) await writer.destroy();

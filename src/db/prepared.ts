@@ -12,6 +12,8 @@ export interface PreparedQuery<A extends unknown[], R> {
   /** All rows, on the given database (compiled on first use for each database instance). */
   all(db: Kysely<any>, ...args: A): Promise<R[]>;
   first(db: Kysely<any>, ...args: A): Promise<R | undefined>;
+  /** The compiled query with these values, for running it some other way (Store.readNow). */
+  bind(db: Kysely<any>, ...args: A): CompiledQuery<R>;
 }
 
 /**
@@ -34,15 +36,20 @@ export function prepare<A extends unknown[], R>(arity: number, build: (db: Kysel
     return entry;
   }
 
-  async function all(db: Kysely<any>, ...args: A): Promise<R[]> {
+  function bind(db: Kysely<any>, ...args: A): CompiledQuery<R> {
     const { query, slots } = compile(db);
     const parameters = query.parameters.map((value, i) => (slots[i] === null ? value : args[slots[i]!]));
-    const result = await db.executeQuery<R>({ ...query, parameters });
+    return { ...query, parameters };
+  }
+
+  async function all(db: Kysely<any>, ...args: A): Promise<R[]> {
+    const result = await db.executeQuery<R>(bind(db, ...args));
     return result.rows;
   }
 
   return {
     all,
     first: async (db, ...args) => (await all(db, ...args))[0],
+    bind,
   };
 }

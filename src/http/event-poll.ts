@@ -12,7 +12,7 @@ import type { QueuedEvent } from '../events/types.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { p, parseParams } from './params.js';
-import { PollAuthCache } from './poll-auth-cache.js';
+import { PollAuthCache, type Stamp } from './poll-auth-cache.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -113,7 +113,7 @@ export class PollServer {
   private readonly cache: PollAuthCache;
 
   constructor(private readonly services: Services) {
-    this.cache = new PollAuthCache(services.clock, services.bus);
+    this.cache = new PollAuthCache(services.store);
   }
 
   /**
@@ -121,19 +121,29 @@ export class PollServer {
    * (before anything is written, and with nothing changed) when the route is to take the request.
    */
   handle(authorization: string, host: string | undefined, params: PollParams, reply: PollReply, fallback: () => void): void {
-    const userId = this.cache.userIdFor(authorization, host);
-    if (userId !== undefined) {
-      if (!this.serve(userId, params, reply)) fallback();
+    const found = this.cache.lookup(authorization, host);
+    // Remembered credentials whose counters were read at once: answered with no promise in between.
+    if (!(found instanceof Promise) && 'userId' in found) {
+      if (!this.serve(found.userId, params, reply)) fallback();
       return;
     }
-    authenticate(this.services, authorization, host).then(
-      ({ user }) => {
-        this.cache.remember(authorization, host, user.id);
-        if (!this.serve(user.id, params, reply)) fallback();
-      },
-      // The route answers failed credentials in full.
-      fallback,
-    );
+    Promise.resolve(found)
+      .then((lookup) => ('userId' in lookup ? lookup.userId : this.check(authorization, host, lookup.stamp)))
+      .then(
+        (userId) => {
+          if (!this.serve(userId, params, reply)) fallback();
+        },
+        // The route answers failed credentials in full.
+        fallback,
+      );
+  }
+
+  /** The full check, remembered under counters read before it, so a change made meanwhile is seen next time. */
+  private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
+    const stamp = known ?? (await this.cache.stampFor(host));
+    const { user, realm } = await authenticate(this.services, authorization, host);
+    if (stamp) this.cache.remember(authorization, host, user.id, realm.id, stamp);
+    return user.id;
   }
 
   /**

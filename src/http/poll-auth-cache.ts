@@ -1,22 +1,55 @@
-// Which user a poll's credentials belong to, remembered for a short while: a client polls with
-// the same Authorization header all day, and checking it against the store costs more than the
-// rest of the poll. Only the user id is kept (a poll needs nothing else), and only for credentials
-// that passed the full check. A change to a user forgets that user's credentials and a change to
-// an organization forgets all, so a deactivation or an email change takes effect at once; changes
-// made outside this server's event stream (the command line rotating a key) take effect within
-// MAX_AGE_SECONDS.
-import type { EventBus } from '../events/bus.js';
-import type { Clock } from '../services.js';
+// Which user a poll's credentials belong to, remembered between polls: a client polls with the
+// same Authorization header all day, and checking it against the store costs more than the rest
+// of the poll. Only the user id is kept, only for credentials that passed the full check, and
+// only while nothing that could change the answer has changed since: the store's counters for
+// the organization's user rows and for the organizations themselves (realm_version, moved by
+// triggers on every write whoever makes it: this server, another one, the command line rotating
+// a key) must still stand where they stood before the check. Reading them is one indexed query
+// per poll (at once on SQLite, so a poll still needs no promise); a key rotation, a deactivation
+// or an email change is seen by the very next poll.
+import type { Store } from '../db/connect.js';
+import { prepare } from '../db/prepared.js';
+import { getRealmForHost } from '../queries/realms.js';
 
-const MAX_AGE_SECONDS = 15;
 /** Far more than a process holds clients; past it the cache starts over. */
 const MAX_ENTRIES = 100_000;
-/** Events that may change whether credentials are valid, or whose they are. */
-const INVALIDATING = new Set(['realm_user', 'realm', 'realm_bot']);
+
+/** The counters as they stood, for one organization. */
+export interface Stamp {
+  realmId: number;
+  /** The user rows' counter and the organizations' counter, together. */
+  versions: string;
+}
 
 interface Entry {
   userId: number;
-  checkedAt: number;
+  stamp: Stamp;
+}
+
+// Both counters in one read; the organizations' is kept under organization 0.
+const counters = prepare<[number], { realm_id: number; version: number }>(1, (db, realmId) =>
+  db
+    .selectFrom('realm_version')
+    .select(['realm_id', 'version'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('realm_id', '=', realmId), eb('kind', '=', 'user_profile')]),
+        eb.and([eb('realm_id', '=', 0), eb('kind', '=', 'realm')]),
+      ]),
+    ),
+);
+
+/** What a lookup found: the user, or (when known) the counters as they stand now. */
+export type Lookup = { userId: number } | { stamp: Stamp | null };
+
+function stampFrom(realmId: number, rows: ReadonlyArray<{ realm_id: number; version: number }>): Stamp {
+  let users = 0;
+  let realms = 0;
+  for (const row of rows) {
+    if (row.realm_id === 0) realms = row.version;
+    else users = row.version;
+  }
+  return { realmId, versions: `${users}:${realms}` };
 }
 
 export class PollAuthCache {
@@ -24,47 +57,59 @@ export class PollAuthCache {
   private readonly byHost = new Map<string | undefined, Map<string, Entry>>();
   private size = 0;
 
-  constructor(
-    private readonly clock: Clock,
-    bus: EventBus,
-  ) {
-    bus.subscribe((batch) => {
-      for (const { event } of batch) {
-        if (!INVALIDATING.has(event.type as string)) continue;
-        // A change to one person forgets only their credentials; anything else forgets everyone's.
-        const person = (event.person ?? event.bot) as { user_id?: number } | undefined;
-        if (event.type !== 'realm' && typeof person?.user_id === 'number') this.forgetUser(person.user_id);
-        else this.clear();
-      }
-    });
-  }
+  constructor(private readonly store: Store) {}
 
-  userIdFor(authorization: string, host: string | undefined): number | undefined {
+  /**
+   * The user id remembered for these credentials if nothing has changed since they were checked.
+   * Otherwise the counters as they stand now, when they are known already, to remember a new
+   * check under.
+   */
+  lookup(authorization: string, host: string | undefined): Lookup | Promise<Lookup> {
     const entries = this.byHost.get(host);
     const entry = entries?.get(authorization);
-    if (entry === undefined) return undefined;
-    if (this.clock.now() - entry.checkedAt <= MAX_AGE_SECONDS) return entry.userId;
-    entries!.delete(authorization);
-    this.size--;
-    return undefined;
+    if (entry === undefined) return { stamp: null };
+    const stamp = this.stampOf(entry.stamp.realmId);
+    if (stamp instanceof Promise) return stamp.then((now) => this.compare(authorization, host, entry, now));
+    return this.compare(authorization, host, entry, stamp);
   }
 
-  remember(authorization: string, host: string | undefined, userId: number): void {
+  private compare(authorization: string, host: string | undefined, entry: Entry, stamp: Stamp): Lookup {
+    if (stamp.versions === entry.stamp.versions) return { userId: entry.userId };
+    // The entry may have been replaced, or the cache cleared, while the counters were read.
+    const entries = this.byHost.get(host);
+    if (entries?.get(authorization) === entry) {
+      entries.delete(authorization);
+      this.size--;
+    }
+    return { stamp };
+  }
+
+  /** The counters of the organization at `host` now: read them before checking credentials. */
+  async stampFor(host: string | undefined): Promise<Stamp | null> {
+    const realm = await getRealmForHost(this.store.db, host);
+    return realm ? this.stampOf(realm.id) : null;
+  }
+
+  /** `stamp` must have been read before the check that found `userId` in organization `realmId`. */
+  remember(authorization: string, host: string | undefined, userId: number, realmId: number, stamp: Stamp): void {
+    if (stamp.realmId !== realmId) return;
     if (this.size >= MAX_ENTRIES) this.clear();
     let entries = this.byHost.get(host);
     if (!entries) this.byHost.set(host, (entries = new Map()));
     if (!entries.has(authorization)) this.size++;
-    entries.set(authorization, { userId, checkedAt: this.clock.now() });
+    entries.set(authorization, { userId, stamp });
   }
 
-  private forgetUser(userId: number): void {
-    for (const entries of this.byHost.values()) {
-      for (const [authorization, entry] of entries) {
-        if (entry.userId !== userId) continue;
-        entries.delete(authorization);
-        this.size--;
+  private stampOf(realmId: number): Stamp | Promise<Stamp> {
+    const { store } = this;
+    if (store.readNow) {
+      try {
+        return stampFrom(realmId, store.readNow(counters.bind(store.db, realmId)));
+      } catch {
+        // The connection is busy: wait for a turn like any other query.
       }
     }
+    return counters.all(store.db, realmId).then((rows) => stampFrom(realmId, rows));
   }
 
   private clear(): void {

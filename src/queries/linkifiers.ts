@@ -1,5 +1,6 @@
 // Reads of a realm's linkifiers and code playgrounds.
 import type { DbOrTx } from '../db/schema.js';
+import { hasWebScheme } from '../lib/linkifiers/url-template.js';
 
 export interface LinkifierDict {
   id: number;
@@ -7,15 +8,19 @@ export interface LinkifierDict {
   url_template: string;
 }
 
-/** The realm's linkifiers in the order they apply. */
+/**
+ * The realm's linkifiers in the order they apply. Rows stored before templates had to be web
+ * URLs, and whose template is not, are left out: they are neither applied nor sent to clients.
+ */
 export async function listLinkifiers(db: DbOrTx, realmId: number): Promise<LinkifierDict[]> {
-  return db
+  const rows = await db
     .selectFrom('realm_filter')
     .select(['id', 'pattern', 'url_template'])
     .where('realm_id', '=', realmId)
     .orderBy('order')
     .orderBy('id')
     .execute();
+  return rows.filter((row) => hasWebScheme(row.url_template));
 }
 
 export async function getLinkifier(db: DbOrTx, realmId: number, id: number) {
@@ -25,7 +30,7 @@ export async function getLinkifier(db: DbOrTx, realmId: number, id: number) {
 export async function linkifierByPattern(db: DbOrTx, realmId: number, pattern: string) {
   return db
     .selectFrom('realm_filter')
-    .select(['id'])
+    .select(['id', 'url_template'])
     .where('realm_id', '=', realmId)
     .where('pattern', '=', pattern)
     .executeTakeFirst();
@@ -39,7 +44,7 @@ export interface PlaygroundDict {
   url_template: string;
 }
 
-/** The realm's code playgrounds, oldest first, with both names of the language field. */
+/** The realm's code playgrounds, oldest first, with both names of the language field (web templates only, as above). */
 export async function listPlaygrounds(db: DbOrTx, realmId: number): Promise<PlaygroundDict[]> {
   const rows = await db
     .selectFrom('realm_playground')
@@ -47,7 +52,7 @@ export async function listPlaygrounds(db: DbOrTx, realmId: number): Promise<Play
     .where('realm_id', '=', realmId)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
+  return rows.filter((row) => hasWebScheme(row.url_template)).map((row) => ({
     id: row.id,
     name: row.name,
     pygments_language: row.highlighter_language,

@@ -70,15 +70,13 @@ for (const dialect of testDialects()) {
       expectSuccess(await ctx.as('olivia').post(`/users/${ctx.seed.users.milo.id}/reactivate`));
     });
 
-    it('checks remembered credentials against the store again after a while', async () => {
+    it('refuses remembered credentials at once after a change written straight to the store', async () => {
       const queue = await ctx.services.queues.create(queueSpec(ctx.seed.users.mark));
       expectSuccess(await call('mark', { queue_id: queue.id, last_event_id: -1, dont_block: true }));
       // A key changed outside the server's events (the command line rotating it, say).
       const { mark } = ctx.seed.users;
       await ctx.services.db.updateTable('user_profile').set({ api_key: 'r'.repeat(32) }).where('id', '=', mark.id).execute();
       try {
-        expectSuccess(await call('mark', { queue_id: queue.id, last_event_id: -1, dont_block: true }));
-        ctx.clock.advance(16);
         expectError(await call('mark', { queue_id: queue.id, last_event_id: -1, dont_block: true }), 'Invalid API key', 'UNAUTHORIZED', 401);
       } finally {
         await ctx.services.db.updateTable('user_profile').set({ api_key: mark.api_key }).where('id', '=', mark.id).execute();

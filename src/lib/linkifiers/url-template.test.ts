@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTemplate } from 'url-template';
-import { compileTemplate } from './url-template.js';
+import { compileTemplate, hasWebScheme } from './url-template.js';
 
 const TEMPLATES = [
   'https://trac.example.com/ticket/{id}',
@@ -29,5 +29,19 @@ describe('compileTemplate', () => {
       }
     }
     assert.equal(checked, TEMPLATES.length * VALUES.length * 5);
+  });
+});
+
+describe('hasWebScheme', () => {
+  it('takes only templates that begin with http:// or https:// written out', () => {
+    for (const template of ['http://x.example/{id}', 'https://x.example/', 'HTTPS://{host}.example/{id}', 'hTtP://x']) {
+      assert.equal(hasWebScheme(template), true, template);
+    }
+    const refused = [
+      'javascript:alert({id})', 'data:text/html,{id}', 'java%73cript:{id}', '%68ttps://x.example/', '{scheme}://x.example/',
+      '{+url}', 'http{s}://x.example/', 'https:/x.example/', 'https:{id}', '//x.example/', '/path/{id}', ' https://x.example/',
+      '\u0000https://x.example/', 'mailto:{id}', 'ftp://x.example/', '',
+    ];
+    for (const template of refused) assert.equal(hasWebScheme(template), false, template);
   });
 });

@@ -57,6 +57,15 @@ export function templateVariables(template: string): string[] | null {
   return names;
 }
 
+/**
+ * Whether every expansion of the template is an http or https URL: it must begin with the scheme
+ * and "://" written out, so no variable, escape or other scheme (javascript:, data:) can take
+ * that place. Clients expand templates themselves and follow the result.
+ */
+export function hasWebScheme(template: string): boolean {
+  return /^https?:\/\//i.test(template);
+}
+
 /** RFC 6570 simple expansion of one value: everything but unreserved characters percent-encoded. */
 function encodeUnreserved(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -2,10 +2,12 @@
 // reference's texts. Field checks come first (in field order), then the cross-field checks.
 import { ApiError } from '../../errors.js';
 import { compilePattern } from './pattern.js';
-import { templateVariables } from './url-template.js';
+import { hasWebScheme, templateVariables } from './url-template.js';
 
 const BLANK = 'This field cannot be blank.';
 const INVALID_TEMPLATE = 'Invalid URL template.';
+// The reference accepts any scheme; clients follow the expanded links, so only web ones are kept.
+const NOT_WEB_TEMPLATE = 'URL template must start with http:// or https://';
 
 /** The first (lowest) name of a set, as the reference reports only one at a time. */
 const lowest = (names: string[]) => [...names].sort()[0]!;
@@ -17,6 +19,7 @@ export function checkLinkifier(pattern: string, urlTemplate: string): void {
   if (urlTemplate === '') throw new ApiError(BLANK);
   const variables = templateVariables(urlTemplate);
   if (variables === null) throw new ApiError(INVALID_TEMPLATE);
+  if (!hasWebScheme(urlTemplate)) throw new ApiError(NOT_WEB_TEMPLATE);
   const notInPattern = variables.filter((name) => !groupNames.includes(name));
   if (notInPattern.length > 0) {
     throw new ApiError(`Group '${lowest(notInPattern)}' in URL template is not present in linkifier pattern.`);
@@ -40,6 +43,7 @@ export function checkPlayground(highlighterLanguage: string, urlTemplate: string
   if (!HIGHLIGHTER_LANGUAGE.test(highlighterLanguage)) throw new ApiError('Invalid characters in pygments language');
   const variables = templateVariables(urlTemplate);
   if (variables === null) throw new ApiError(INVALID_TEMPLATE);
+  if (!hasWebScheme(urlTemplate)) throw new ApiError(NOT_WEB_TEMPLATE);
   if (!variables.includes('code')) throw new ApiError('Missing the required variable "code" in the URL template');
   if (variables.length !== 1) throw new ApiError('"code" should be the only variable present in the URL template');
 }
