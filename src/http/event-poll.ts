@@ -13,6 +13,7 @@ import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { p, parseParams } from './params.js';
 import { PollAuthCache } from './poll-auth-cache.js';
+import { type RateLimiter, rateLimiterFor } from './rate-limit.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -111,9 +112,11 @@ function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
 
 export class PollServer {
   private readonly cache: PollAuthCache;
+  private readonly limiter: RateLimiter;
 
   constructor(private readonly services: Services) {
     this.cache = new PollAuthCache(services.clock, services.bus);
+    this.limiter = rateLimiterFor(services);
   }
 
   /**
@@ -123,17 +126,27 @@ export class PollServer {
   handle(authorization: string, host: string | undefined, params: PollParams, reply: PollReply, fallback: () => void): void {
     const userId = this.cache.userIdFor(authorization, host);
     if (userId !== undefined) {
-      if (!this.serve(userId, params, reply)) fallback();
+      this.serveWithinLimit(userId, params, reply, fallback);
       return;
     }
     authenticate(this.services, authorization, host).then(
       ({ user }) => {
         this.cache.remember(authorization, host, user.id);
-        if (!this.serve(user.id, params, reply)) fallback();
+        this.serveWithinLimit(user.id, params, reply, fallback);
       },
       // The route answers failed credentials in full.
       fallback,
     );
+  }
+
+  /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */
+  private serveWithinLimit(userId: number, params: PollParams, reply: PollReply, fallback: () => void): void {
+    const allowed = this.limiter.pollAllowed(userId);
+    const go = (ok: boolean) => {
+      if (!ok || !this.serve(userId, params, reply)) fallback();
+    };
+    if (allowed instanceof Promise) allowed.then(go, fallback);
+    else go(allowed);
   }
 
   /**
