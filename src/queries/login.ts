@@ -21,14 +21,15 @@ function checkLoginEmail(username: string): void {
 }
 
 /**
- * Every account with this email, across organizations (oldest first). One query for every login,
- * whether or not the address is known here, so that the lookup costs the same either way.
+ * The accounts with this email, this organization's first, then others oldest first. One query
+ * for every login, whether or not the address is known here, so the lookup costs the same either way.
  */
-function findAccounts(db: DbOrTx, email: string): Promise<UserRow[]> {
+function findAccounts(db: DbOrTx, email: string, realmId: number): Promise<UserRow[]> {
   return db
     .selectFrom('user_profile')
     .selectAll()
     .where(sql`lower(delivery_email)`, '=', email.toLowerCase())
+    .orderBy(sql`case when realm_id = ${realmId} then 0 else 1 end`)
     .orderBy('id')
     .limit(20)
     .execute();
@@ -78,14 +79,15 @@ export async function checkPasswordLogin(
   checkLoginEmail(username);
   // An empty password never matches, whatever is stored.
   if (password === '') throw new AuthenticationFailedError();
-  const accounts = await findAccounts(db, username);
+  const accounts = await findAccounts(db, username, realm.id);
   const user = accounts.find((account) => account.realm_id === realm.id);
   const elsewhere = user ? undefined : accounts.find((account) => account.password_hash);
-  const stored = (user ?? elsewhere)?.password_hash || (await dummyPasswordHash());
-  const matches = await verifyPassword(password, stored);
-  if (matches && user) return checkActive(realm, user);
-  if (matches && elsewhere) throw new InvalidSubdomainError();
-  throw new AuthenticationFailedError();
+  const stored = (user ?? elsewhere)?.password_hash ?? null;
+  const matches = await verifyPassword(password, stored ?? (await dummyPasswordHash()));
+  // Matching the dummy proves nothing.
+  if (!matches || stored === null) throw new AuthenticationFailedError();
+  if (user) return checkActive(realm, user);
+  throw new InvalidSubdomainError();
 }
 
 function checkDevAuthEnabled(devMode: boolean): void {

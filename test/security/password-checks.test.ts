@@ -58,6 +58,9 @@ describe('POST /fetch_api_key does the same work for every refusal', () => {
     const bot = await checkedHashes('welcome-bot@confab.test', 'guess');
     failed(bot.res);
     assert.deepEqual(bot.hashes, [await dummyPasswordHash()]);
+    // The dummy's own password opens no account.
+    failed((await checkedHashes('welcome-bot@confab.test', 'not the password of anyone')).res);
+    failed((await checkedHashes('nobody@confab.test', 'not the password of anyone')).res);
   });
 
   it('checks the other organization’s account once, and answers alike when the password is wrong', async () => {
