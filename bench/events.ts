@@ -253,7 +253,7 @@ async function main() {
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   const confab = await startProcess({
     name: 'confab', command: process.execPath,
-    args: [...profileFlags('confab'), ...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
+    args: [...profileFlags('confab'), ...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log), 'serve', ...storeArgs, '--rate-limits', 'off', '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'],
     port, readyPath: '/api/v1/server_settings', logFile: join(resultsDir, `${stamp}-events-server.log`), cwd: ROOT,
   });
   try {

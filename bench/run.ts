@@ -88,9 +88,10 @@ async function main() {
   const nodeFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
   const entry = serverMode === 'dist' ? [...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
+  // Rate limits off: the load generators go far past any per-user limit on purpose.
   const confab = await startProcess({
     name: 'confab', command: process.execPath,
-    args: [...nodeFlags, ...entry, 'serve', ...storeArgs, '--host', '127.0.0.1', '--port', String(port), '--log-level', values['log-level'] ?? 'warn'],
+    args: [...nodeFlags, ...entry, 'serve', ...storeArgs, '--rate-limits', 'off', '--host', '127.0.0.1', '--port', String(port), '--log-level', values['log-level'] ?? 'warn'],
     port, readyPath: '/api/v1/server_settings', logFile, cwd: ROOT,
   });
   log(`confab answered after ${confab.startupMs.toFixed(0)} ms, idle RSS ${confab.idleRssMb.toFixed(1)} MB`);

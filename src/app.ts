@@ -7,6 +7,7 @@ import { ApiError, MethodNotAllowedError } from './errors.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
+import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -19,7 +20,8 @@ const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    trustProxy: true,
+    // The client's address (for rate limits) comes from X-Forwarded-For only through named proxies.
+    trustProxy: trustProxyOption(services.config),
     bodyLimit: 25 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.

@@ -1,5 +1,6 @@
 // One typed configuration with every default. Flags win over CONFAB_* environment variables.
 import { resolve } from 'node:path';
+import type { RateLimitRule } from './adapters/rate-limit/store.js';
 
 export interface Config {
   host: string;
@@ -29,6 +30,18 @@ export interface Config {
   mailFrom: string | null;
   /** Folder that receives outgoing mail when no SMTP server is set; defaults to <data-dir>/outbox. */
   mailOutboxDir: string | null;
+  /** Every rate limit below at once; off answers no request with 429. */
+  rateLimits: boolean;
+  /** Rules as "REQUESTS/SECONDS", or "off". API requests per authenticated user (and, apart, event polls). */
+  rateLimitUser: string;
+  /** Unauthenticated requests per client address. */
+  rateLimitIp: string;
+  /** Password logins per username; a successful login clears the count. */
+  rateLimitLogin: string;
+  /** Failed authentications (wrong API keys or passwords) per client address. */
+  rateLimitAuthIp: string;
+  /** Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string | null;
 }
 
 export const defaultConfig: Config = {
@@ -48,6 +61,12 @@ export const defaultConfig: Config = {
   smtpUrl: null,
   mailFrom: null,
   mailOutboxDir: null,
+  rateLimits: true,
+  rateLimitUser: '200/60',
+  rateLimitIp: '100/60',
+  rateLimitLogin: '5/1800',
+  rateLimitAuthIp: '30/60',
+  trustedProxies: null,
 };
 
 type Key = keyof Config;
@@ -65,7 +84,15 @@ const FLAGS: Record<string, Key> = {
   'smtp-url': 'smtpUrl',
   'mail-from': 'mailFrom',
   'mail-outbox-dir': 'mailOutboxDir',
+  'rate-limits': 'rateLimits',
+  'rate-limit-user': 'rateLimitUser',
+  'rate-limit-ip': 'rateLimitIp',
+  'rate-limit-login': 'rateLimitLogin',
+  'rate-limit-auth-ip': 'rateLimitAuthIp',
+  'trusted-proxies': 'trustedProxies',
 };
+
+const RATE_LIMIT_RULES = ['rateLimitUser', 'rateLimitIp', 'rateLimitLogin', 'rateLimitAuthIp'] as const;
 
 function coerce(key: Key, value: string): Config[Key] {
   const current = defaultConfig[key];
@@ -74,7 +101,7 @@ function coerce(key: Key, value: string): Config[Key] {
     if (!Number.isFinite(n)) throw new Error(`--${key} needs a number, got '${value}'`);
     return n;
   }
-  if (typeof current === 'boolean') return value !== 'false' && value !== '0' && value !== '';
+  if (typeof current === 'boolean') return !['false', '0', '', 'off', 'no'].includes(value.toLowerCase());
   return value;
 }
 
@@ -93,7 +120,20 @@ export function loadConfig(flags: Record<string, string | boolean>, env: NodeJS.
     if (key) set(key, value === true ? 'true' : String(value));
   }
   config.dataDir = resolve(config.dataDir);
+  for (const key of RATE_LIMIT_RULES) rateLimitRule(config[key]);
   return config;
+}
+
+/** A rule written "REQUESTS/SECONDS" (e.g. 200/60); null for "off". */
+export function rateLimitRule(text: string): RateLimitRule | null {
+  if (text.trim().toLowerCase() === 'off') return null;
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const requests = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || requests < 1 || !(seconds > 0)) {
+    throw new Error(`A rate limit is REQUESTS/SECONDS (such as 200/60) or off, not '${text}'`);
+  }
+  return { requests, seconds };
 }
 
 export function externalUrl(config: Config): string {

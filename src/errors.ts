@@ -113,12 +113,12 @@ export class CannotDeactivateLastUserError extends ApiError {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, headers: Record<string, string> = {}) {
     super('API usage exceeded rate limit', {
       code: 'RATE_LIMIT_HIT',
       status: 429,
       data: { 'retry-after': retryAfterSeconds },
-      headers: { 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
+      headers: { ...headers, 'Retry-After': String(Math.ceil(retryAfterSeconds)) },
     });
   }
 }

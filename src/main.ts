@@ -32,6 +32,12 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --smtp-url URL         smtp(s)://user:password@host:port for outgoing mail
   --mail-from ADDRESS    sender of outgoing mail (default noreply@ the server's host)
   --mail-outbox-dir DIR  where mail goes when no SMTP server is set (default <data-dir>/outbox)
+  --rate-limits on|off   every rate limit below (default on)
+  --rate-limit-user R    API requests per user, R = REQUESTS/SECONDS or off (default 200/60)
+  --rate-limit-ip R      unauthenticated requests per client address (default 100/60)
+  --rate-limit-login R   password logins per username (default 5/1800)
+  --rate-limit-auth-ip R failed authentications per client address (default 30/60)
+  --trusted-proxies LIST reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed
 `;
 
 const ROLE_NAMES: Record<string, number> = {
@@ -57,6 +63,8 @@ async function main() {
       'log-level': { type: 'string' }, 'redis-url': { type: 'string' },
       'web-public-streams-enabled': { type: 'boolean' }, 'push-bouncer-url': { type: 'string' },
       'smtp-url': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-outbox-dir': { type: 'string' },
+      'rate-limits': { type: 'string' }, 'rate-limit-user': { type: 'string' }, 'rate-limit-ip': { type: 'string' },
+      'rate-limit-login': { type: 'string' }, 'rate-limit-auth-ip': { type: 'string' }, 'trusted-proxies': { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },

@@ -1,6 +1,7 @@
 // What the running server holds: the store, the configuration, the clock and the event bus.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './db/connect.js';
 import type { Db } from './db/schema.js';
 import type { EventBus } from './events/bus.js';
@@ -22,6 +23,8 @@ export interface Services {
   /** This process's event queues. */
   queues: QueueRegistry;
   log?: FastifyBaseLogger;
+  /** Rate-limit counters; by default kept in memory from the config's rules (src/http/rate-limit.ts). */
+  rateLimiter?: RateLimiter;
   /** Round-trip every event through JSON when it is sent, so unserializable values fail early (tests). */
   checkEvents?: boolean;
 }

@@ -19,7 +19,7 @@ export interface TempServer {
 
 export async function openTempServer(prefix: string, config: Partial<Config> = {}): Promise<TempServer> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const services = await openServices({ ...defaultConfig, dataDir: dir, logLevel: 'warn', ...config });
+  const services = await openServices({ ...defaultConfig, dataDir: dir, logLevel: 'warn', rateLimits: false, ...config });
   let app: FastifyInstance | null = null;
   return {
     services,

@@ -44,7 +44,8 @@ export function parseSettings(names: readonly string[], raw: Record<string, stri
 
 /** Runs the change; mail (an email change's confirmation) goes out once it has committed. */
 export async function updateSettings(services: Services, user: UserRow, realm: RealmRow, request: SettingsRequest): Promise<void> {
-  const mail = await runAction(services, user, realm, (ctx) => checkUpdateSettings(ctx, request));
+  const passwordWork = await passwordChange(user, request);
+  const mail = await runAction(services, user, realm, (ctx) => checkUpdateSettings(ctx, request, passwordWork));
   if (mail) await sendOrFail(services, mail);
 }
 
@@ -57,18 +58,36 @@ export async function sendOrFail(services: Services, mail: MailMessage): Promise
   }
 }
 
-export async function checkUpdateSettings(ctx: ActionContext, request: SettingsRequest): Promise<MailMessage | null> {
+interface PasswordWork {
+  oldMatches: boolean;
+  newHash: string | null;
+}
+
+/**
+ * The password checks of a change, done before the transaction: each is a scrypt run, and the
+ * transaction would hold the store for as long. The action decides with the results.
+ */
+async function passwordChange(user: UserRow, request: SettingsRequest): Promise<PasswordWork | null> {
+  if (request.newPassword === undefined) return null;
+  // Without old_password the check fails like a wrong one, as the reference answers.
+  const oldMatches = request.oldPassword !== undefined && (await verifyPassword(request.oldPassword, user.password_hash));
+  return { oldMatches, newHash: oldMatches ? await hashPassword(request.newPassword) : null };
+}
+
+export async function checkUpdateSettings(
+  ctx: ActionContext,
+  request: SettingsRequest,
+  passwordWork?: PasswordWork | null,
+): Promise<MailMessage | null> {
   requireHuman(ctx.actor);
   const changes = parseSettings(PERSONAL_SETTINGS, request.settings);
 
   if (request.newPassword !== undefined) {
-    // Without old_password the check fails like a wrong one, as the reference answers.
-    if (request.oldPassword === undefined || !verifyPassword(request.oldPassword, ctx.actor.password_hash)) {
-      throw new ApiError('Wrong password!');
-    }
+    const work = passwordWork ?? (await passwordChange(ctx.actor, request));
+    if (!work?.oldMatches || work.newHash === null) throw new ApiError('Wrong password!');
     const length = [...request.newPassword].length;
     if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) throw new ApiError('New password is too weak!');
-    await ctx.tx.updateTable('user_profile').set({ password_hash: hashPassword(request.newPassword) }).where('id', '=', ctx.actor.id).execute();
+    await ctx.tx.updateTable('user_profile').set({ password_hash: work.newHash }).where('id', '=', ctx.actor.id).execute();
   }
 
   let mail: MailMessage | null = null;

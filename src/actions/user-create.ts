@@ -68,7 +68,7 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     bot_type: spec.isBot ? (spec.botType ?? 1) : null,
     bot_owner_id: spec.isBot ? (spec.botOwnerId ?? null) : null,
     api_key: generateApiKey(),
-    password_hash: spec.password ? hashPassword(spec.password) : null,
+    password_hash: spec.password ? await hashPassword(spec.password) : null,
     date_joined: ctx.now,
     timezone: spec.timezone ?? '',
     avatar_source: 'G',

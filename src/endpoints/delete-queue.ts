@@ -5,6 +5,7 @@ import { p } from '../http/params.js';
 export default endpoint({
   method: 'DELETE',
   url: '/events',
+  rateLimit: 'events',
   params: { queue_id: p.string() },
   handler({ params, user, services }) {
     services.queues.delete(params.queue_id, user.id);

@@ -11,6 +11,7 @@ import { queueParams, queueRequest } from '../http/register-params.js';
 export default endpoint({
   method: 'GET',
   url: '/events',
+  rateLimit: 'events',
   params: {
     queue_id: p.string().optional(),
     last_event_id: p.int().optional(),

@@ -50,9 +50,9 @@ export async function authenticate(
   const lowered = email.toLowerCase();
   const user = await userByLogin.first(services.db, realm.id, lowered);
   if (!user || !safeEqual(user.api_key, apiKey)) {
-    if (!user && (await existsInAnotherRealm(services, realm.id, lowered, apiKey))) {
-      throw new UnauthorizedError('Account is not associated with this subdomain');
-    }
+    // Looked up on every failure, so a wrong key costs the same whether or not the address is known here.
+    const elsewhere = await existsInAnotherRealm(services, realm.id, lowered, apiKey);
+    if (!user && elsewhere) throw new UnauthorizedError('Account is not associated with this subdomain');
     throw new UnauthorizedError('Invalid API key');
   }
   if (!user.is_active) throw new UnauthorizedError('Account is deactivated');

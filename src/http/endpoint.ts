@@ -6,6 +6,7 @@ import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { collectRaw, type ParamShape, type ParamValues, parseParams } from './params.js';
+import { rateLimiterFor, type UserBucket } from './rate-limit.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Json = Record<string, unknown>;
@@ -47,19 +48,27 @@ export function endpoint<S extends ParamShape>(def: {
   method: Method;
   url: string;
   params: S;
+  /** The per-user rate-limit count the endpoint's requests go to (event polls have their own). */
+  rateLimit?: UserBucket;
   handler(ctx: UserContext<ParamValues<S>>): Promise<Json> | Json;
 }): Endpoint {
+  const bucket = def.rateLimit ?? 'api';
   return {
     method: def.method,
     url: def.url,
     params: def.params,
-    build: (services) =>
-      async function handle(req, res) {
-        const { user, realm } = await authenticate(services, req.headers.authorization, req.headers.host);
+    build: (services) => {
+      const limiter = rateLimiterFor(services);
+      return async function handle(req, res) {
+        const { user, realm } = await limiter.authenticate(req.ip, () =>
+          authenticate(services, req.headers.authorization, req.headers.host),
+        );
+        res.headers(await limiter.user(user.id, bucket));
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, user, realm, services, req, reply: res });
         return reply(res, body, ignored);
-      },
+      };
+    },
   };
 }
 
@@ -74,12 +83,15 @@ export function publicEndpoint<S extends ParamShape>(def: {
     method: def.method,
     url: def.url,
     params: def.params,
-    build: (services) =>
-      async function handle(req, res) {
+    build: (services) => {
+      const limiter = rateLimiterFor(services);
+      return async function handle(req, res) {
+        res.headers(await limiter.unauthenticated(req.ip));
         const realm = await getRealmForHost(services.db, req.headers.host);
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, realm, services, req, reply: res });
         return reply(res, body, ignored);
-      },
+      };
+    },
   };
 }

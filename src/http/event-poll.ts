@@ -13,6 +13,7 @@ import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { p, parseParams } from './params.js';
 import { PollAuthCache, type Stamp } from './poll-auth-cache.js';
+import { type RateLimiter, rateLimiterFor } from './rate-limit.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -111,9 +112,11 @@ function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
 
 export class PollServer {
   private readonly cache: PollAuthCache;
+  private readonly limiter: RateLimiter;
 
   constructor(private readonly services: Services) {
     this.cache = new PollAuthCache(services.store);
+    this.limiter = rateLimiterFor(services);
   }
 
   /**
@@ -124,15 +127,13 @@ export class PollServer {
     const found = this.cache.lookup(authorization, host);
     // Remembered credentials whose counters were read at once: answered with no promise in between.
     if (!(found instanceof Promise) && 'userId' in found) {
-      if (!this.serve(found.userId, params, reply)) fallback();
+      this.serveWithinLimit(found.userId, params, reply, fallback);
       return;
     }
     Promise.resolve(found)
       .then((lookup) => ('userId' in lookup ? lookup.userId : this.check(authorization, host, lookup.stamp)))
       .then(
-        (userId) => {
-          if (!this.serve(userId, params, reply)) fallback();
-        },
+        (userId) => this.serveWithinLimit(userId, params, reply, fallback),
         // The route answers failed credentials in full.
         fallback,
       );
@@ -144,6 +145,16 @@ export class PollServer {
     const { user, realm } = await authenticate(this.services, authorization, host);
     if (stamp) this.cache.remember(authorization, host, user.id, realm.id, stamp);
     return user.id;
+  }
+
+  /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */
+  private serveWithinLimit(userId: number, params: PollParams, reply: PollReply, fallback: () => void): void {
+    const allowed = this.limiter.pollAllowed(userId);
+    const go = (ok: boolean) => {
+      if (!ok || !this.serve(userId, params, reply)) fallback();
+    };
+    if (allowed instanceof Promise) allowed.then(go, fallback);
+    else go(allowed);
   }
 
   /**

@@ -1,5 +1,7 @@
-// API keys and password hashes (scrypt from node:crypto), compared in constant time.
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+// API keys and password hashes (scrypt from node:crypto), compared in constant time. Password
+// work runs in libuv's thread pool (async scrypt): each check costs tens of milliseconds, which on
+// the event loop would stall every other request.
+import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 
 const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const API_KEY_LENGTH = 32;
@@ -30,21 +32,47 @@ const N = 16384;
 const R = 8;
 const P = 1;
 
-export function hashPassword(password: string): string {
-  const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, 32, { N, r: R, p: P });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
+function derive(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
 }
 
-export function verifyPassword(password: string, stored: string | null): boolean {
+async function hash(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, 32, { N, r: R, p: P });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+async function verify(password: string, stored: string | null): Promise<boolean> {
   if (!stored) return false;
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return timingSafeEqual(actual, expected);
+  const [scheme, n, r, p, salt, expectedText] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !expectedText) return false;
+  const expected = Buffer.from(expectedText, 'base64');
+  try {
+    const actual = await derive(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+    return timingSafeEqual(actual, expected);
+  } catch {
+    // Parameters scrypt refuses (a damaged stored hash) match no password.
+    return false;
+  }
+}
+
+/** The password functions, as one object so tests can watch which checks run. */
+export const passwords = { hash, verify };
+
+export function hashPassword(password: string): Promise<string> {
+  return passwords.hash(password);
+}
+
+export function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  return passwords.verify(password, stored);
+}
+
+let dummy: Promise<string> | undefined;
+
+/** A hash of no one's password: checked when no account matches, so a refusal costs the same either way. */
+export function dummyPasswordHash(): Promise<string> {
+  dummy ??= hashPassword('not the password of anyone');
+  return dummy;
 }

@@ -22,7 +22,7 @@ for (const dialect of testDialects()) {
       assert.equal(row.full_name, 'New Person');
       assert.equal(row.role, 400);
       assert.equal(row.is_active, 1);
-      assert.equal(verifyPassword('long enough', row.password_hash!), true);
+      assert.equal(await verifyPassword('long enough', row.password_hash!), true);
       const subs = expectSuccess(await ctx.as('adam').get(`/streams/${ctx.seed.streams.general.id}/members`)).subscribers;
       assert.equal(subs.includes(body.user_id), true);
       const add = ctx.events.find((d) => d.event.type === 'realm_user' && d.event.op === 'add');

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TestClock } from '../../../test/support/clock.js';
+import { MemoryRateLimitStore } from './memory.js';
+
+const rule = { requests: 3, seconds: 60 };
+
+describe('MemoryRateLimitStore', () => {
+  it('accepts a burst of the rule’s size, then one request per seconds/requests', () => {
+    const clock = new TestClock(1000);
+    const store = new MemoryRateLimitStore(clock);
+    assert.deepEqual(store.hit('k', rule), { limited: false, retryAfter: 0, remaining: 2, resetAfter: 20 });
+    assert.deepEqual(store.hit('k', rule), { limited: false, retryAfter: 0, remaining: 1, resetAfter: 40 });
+    assert.deepEqual(store.hit('k', rule), { limited: false, retryAfter: 0, remaining: 0, resetAfter: 60 });
+    assert.deepEqual(store.hit('k', rule), { limited: true, retryAfter: 20, remaining: 0, resetAfter: 60 });
+    // Refused requests are not counted: the wait does not grow.
+    assert.deepEqual(store.hit('k', rule), { limited: true, retryAfter: 20, remaining: 0, resetAfter: 60 });
+    clock.advance(5);
+    assert.equal(store.hit('k', rule).retryAfter, 15);
+    clock.advance(15);
+    assert.deepEqual(store.hit('k', rule), { limited: false, retryAfter: 0, remaining: 0, resetAfter: 60 });
+    assert.equal(store.hit('k', rule).limited, true);
+    // Other keys have their own count.
+    assert.equal(store.hit('other', rule).limited, false);
+    clock.advance(60);
+    assert.equal(store.hit('k', rule).remaining, 2);
+  });
+
+  it('fits the whole burst of rules whose step is not exact in binary', () => {
+    const store = new MemoryRateLimitStore(new TestClock(1000));
+    const big = { requests: 200, seconds: 60 };
+    for (let i = 0; i < 200; i++) assert.equal(store.hit('u', big).limited, false, `request ${i + 1}`);
+    const refused = store.hit('u', big);
+    assert.equal(refused.limited, true);
+    assert.ok(Math.abs(refused.retryAfter - 0.3) < 1e-9);
+  });
+
+  it('peeks without counting, takes one request back with undo, and forgets a key with clear', () => {
+    const clock = new TestClock(1000);
+    const store = new MemoryRateLimitStore(clock);
+    assert.deepEqual(store.peek('k', rule), { limited: false, retryAfter: 0, remaining: 3, resetAfter: 0 });
+    store.hit('k', rule);
+    store.hit('k', rule);
+    store.hit('k', rule);
+    assert.equal(store.peek('k', rule).limited, true);
+    assert.equal(store.peek('k', rule).limited, true);
+    store.undo('k', rule);
+    assert.deepEqual(store.peek('k', rule), { limited: false, retryAfter: 0, remaining: 1, resetAfter: 40 });
+    store.clear('k');
+    assert.equal(store.peek('k', rule).remaining, 3);
+    assert.equal(store.size, 0);
+    store.undo('missing', rule);
+    assert.equal(store.size, 0);
+  });
+
+  it('drops drained keys, and past its size the least recently used', () => {
+    const clock = new TestClock(1000);
+    const store = new MemoryRateLimitStore(clock, 100);
+    for (let i = 0; i < 50; i++) store.hit(`a${i}`, rule);
+    assert.equal(store.size, 50);
+    clock.advance(61);
+    store.hit('b', rule);
+    assert.equal(store.size, 1);
+    for (let i = 0; i < 500; i++) store.hit(`c${i}`, rule);
+    assert.equal(store.size, 100);
+    // The most recent keys are the ones kept.
+    assert.equal(store.peek('c499', rule).remaining, 2);
+    assert.equal(store.peek('c0', rule).remaining, 3);
+  });
+});
