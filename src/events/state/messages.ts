@@ -134,14 +134,22 @@ async function recipientKinds(db: DbOrTx, ids: number[]): Promise<Map<number, Re
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** Streams the user has left: their unread messages no longer count (nor show which exist). */
+async function leftRecipientIds(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('subscription').select('recipient_id').where('user_id', '=', userId).where('active', '=', 0).execute();
+  return rows.map((row) => row.recipient_id);
+}
+
 export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsgs> {
+  const left = await leftRecipientIds(db, userId);
+  const notLeft = left.length === 0 ? sql`` : sql` AND m.recipient_id NOT IN (${sql.join(left)})`;
   // A user has far fewer conversations than unread messages, so what each recipient is comes
   // from a second, small query rather than two more lookups (and columns) per row.
   const { rows } = await sql<UnreadRow>`
     SELECT m.id, m.sender_id, m.subject, m.recipient_id, um.flags
     FROM user_message AS um
     JOIN message AS m${summaryIndex(db)} ON m.id = um.message_id
-    WHERE um.user_id = ${userId} AND (um.flags & ${FLAG_BITS.read}) = 0
+    WHERE um.user_id = ${userId} AND (um.flags & ${FLAG_BITS.read}) = 0${notLeft}
     ORDER BY um.message_id DESC
     LIMIT ${MAX_UNREAD_MESSAGES + 1}`.execute(db);
   const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
