@@ -46,6 +46,8 @@ export class HostClient {
     return this.api.call(method, path, params, { headers: { host: this.host } });
   }
   get = (path: string, params?: Params) => this.call('GET', path, params);
+  /** The same credentials presented to another host. */
+  at = (host: string) => new HostClient(this.api, host);
   post = (path: string, params?: Params) => this.call('POST', path, params);
 }
 
@@ -60,6 +62,8 @@ export interface Matrix {
   owenHome: HostClient;
   owenHere: HostClient;
   doraClient: HostClient;
+  /** The queue Dora registered before her deactivation. */
+  doraQueue: string;
   stream: Record<StreamKey, number>;
   message: Record<MessageKey, number>;
 }
@@ -103,6 +107,9 @@ export async function buildMatrix(dialect: StoreKind): Promise<Matrix> {
   }
   // Maya leaves them, keeping what she received.
   expectSuccess(await as('maya').call('DELETE', '/users/me/subscriptions', { subscriptions: ['vault', 'bunker'] }));
+  // Dora registers a queue while active, then is deactivated.
+  const doraClient = client(dora, DEV_HOST);
+  const doraQueue = expectSuccess(await doraClient.post('/register', {})).queue_id as string;
   expectSuccess(await as('olivia').call('DELETE', `/users/${dora.id}`));
   return {
     ctx,
@@ -112,7 +119,8 @@ export async function buildMatrix(dialect: StoreKind): Promise<Matrix> {
     owen,
     owenHome: client(owen, OTHER_HOST),
     owenHere: client(owen, DEV_HOST),
-    doraClient: client(dora, DEV_HOST),
+    doraClient,
+    doraQueue,
     stream,
     message,
   };

@@ -46,7 +46,7 @@ const CHANNEL_NARROW: Record<StreamKey, string> = {
   showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
 };
 
-// GET /messages, narrow [search, word] alone: only what each actor received.
+// GET /messages, narrow [search, word] or [id, message id] alone: only what each actor received.
 const SEARCH: Record<MessageKey, string> = {
   //          olivia adam maya mark mona milo gus bot
   general:  ' Y      Y    Y    Y    Y    Y    -   Y ',
@@ -111,6 +111,10 @@ for (const dialect of testDialects()) {
 
     it('GET /messages searching everything one has', async () => {
       await checkTable(m, SEARCH, (c) => fetch(c, [{ operator: 'search', operand: SEARCH_WORD }]), (body, key) => present(body, key));
+    });
+
+    it('GET /messages narrowed to one message id', async () => {
+      await checkTable(m, SEARCH, (c, key) => fetch(c, [{ operator: 'id', operand: m.message[key] }]), (body, key) => present(body, key));
     });
 
     it('GET /messages in the combined feed', async () => {

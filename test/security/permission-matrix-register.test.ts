@@ -52,10 +52,11 @@ const STATE_UNREAD: Record<MessageKey, string> = {
   group:    ' -      -    -    Y    Y    -    Y   - ',
 };
 
-type Live = 'general' | 'vault' | 'bunker' | 'dm' | 'vaultReaction' | 'vaultEdit';
+type Live = 'general' | 'vault' | 'bunker' | 'dm' | 'vaultReaction' | 'vaultEdit' | 'vaultPeerAdd';
 
 // Events in each queue after the registration: a message event per new message, the reaction
-// and the content edit on the new vault message.
+// and the content edit on the new vault message, and the peer_add when Adam joins vault (to its
+// subscribers and the administrators; Adam himself gets his own `add`).
 const EVENTS: Record<Live, string> = {
   //               olivia adam maya mark mona milo gus bot
   general:       ' Y      Y    Y    Y    Y    Y    -   Y ',
@@ -64,6 +65,7 @@ const EVENTS: Record<Live, string> = {
   dm:            ' -      -    -    Y    Y    -    -   - ',
   vaultReaction: ' -      -    -    Y    Y    Y    -   - ',
   vaultEdit:     ' -      -    -    Y    Y    Y    -   - ',
+  vaultPeerAdd:  ' Y      -    -    Y    Y    Y    -   - ',
 };
 
 const register = async (client: HostClient) =>
@@ -136,7 +138,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(listed.filter((id: number) => ours.has(id)), []);
     });
 
-    it('GET /events: messages, reactions and edits reach only those who hold the message', async () => {
+    it('GET /events: messages, reactions and edits reach those who hold the message; peer_add, those who may see the subscribers', async () => {
       const owenState = await register(m.owenHome);
       const send = async (actor: Actor, params: Record<string, unknown>) => expectSuccess(await m.as(actor).post('/messages', params)).id as number;
       const live: Record<'general' | 'vault' | 'bunker' | 'dm', number> = {
@@ -147,6 +149,7 @@ for (const dialect of testDialects()) {
       };
       expectSuccess(await m.as('mona').post(`/messages/${live.vault}/reactions`, { emoji_name: 'octopus' }));
       expectSuccess(await m.as('mark').call('PATCH', `/messages/${live.vault}`, { content: 'edited' }));
+      expectSuccess(await m.as('mark').post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], principals: [m.user('adam').id] }));
 
       const received = new Map<Actor, Record<string, any>[]>();
       for (const actor of ACTORS) {
@@ -161,6 +164,7 @@ for (const dialect of testDialects()) {
         dm: (e) => e.type === 'message' && e.message.id === live.dm,
         vaultReaction: (e) => e.type === 'reaction' && e.message_id === live.vault,
         vaultEdit: (e) => e.type === 'update_message' && e.message_id === live.vault,
+        vaultPeerAdd: (e) => e.type === 'subscription' && e.op === 'peer_add' && e.stream_ids.includes(m.stream.vault),
       };
       for (const key of Object.keys(EVENTS) as Live[]) {
         const row = parseRow(EVENTS[key]);
