@@ -66,6 +66,17 @@ const RENDER_LINK: Record<StreamKey, string> = {
   showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
 };
 
+// POST /messages/render of "#**name>name topic**": Y the topic link carries /with/<the message's
+// id>, - it does not (no message id or topic existence from history one may not read).
+const RENDER_TOPIC_WITH: Record<StreamKey, string> = {
+  //          olivia adam maya mark mona milo gus bot
+  general:  ' Y      Y    Y    Y    Y    Y    -   Y ',
+  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  vault:    ' -      -    -    Y    Y    Y    -   - ',
+  bunker:   ' -      -    -    Y    Y    -    -   - ',
+  showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
+};
+
 for (const dialect of testDialects()) {
   describe(`permission matrix: users and personal data [${dialect}]`, () => {
     let m: Matrix;
@@ -134,6 +145,15 @@ for (const dialect of testDialects()) {
         RENDER_LINK,
         (c, key) => c.post('/messages/render', { content: `#**${key}**` }),
         (body, key) => (body.rendered as string).includes(`data-stream-id="${m.stream[key]}"`),
+      );
+    });
+
+    it('POST /messages/render links a topic to its latest message only for readers of that history', async () => {
+      await checkTable(
+        m,
+        RENDER_TOPIC_WITH,
+        (c, key) => c.post('/messages/render', { content: `#**${key}>${key} topic**` }),
+        (body, key) => (body.rendered as string).includes(`/with/${m.message[key]}"`),
       );
     });
 
