@@ -68,6 +68,12 @@ const EVENTS: Record<Live, string> = {
   vaultPeerAdd:  ' Y      -    -    Y    Y    Y    -   - ',
 };
 
+// GET /events on Mark's queue: only Mark. E: BAD_EVENT_QUEUE_ID for that queue.
+const MARKS_QUEUE: Record<'marks', string> = {
+  //          olivia adam maya mark mona milo gus bot
+  marks:    ' E      E    E    Y    E    E    E   E ',
+};
+
 const register = async (client: HostClient) =>
   expectSuccess(await client.post('/register', { include_subscribers: true, apply_markdown: true }));
 
@@ -124,6 +130,14 @@ for (const dialect of testDialects()) {
         assert.deepEqual(inactive, [m.dora.id], actor);
         assert.ok(!active.includes(m.owen.id) && !inactive.includes(m.owen.id), actor);
       }
+    });
+
+    it("GET /events on another user's queue", async () => {
+      const queueId = states.get('mark')!.queue_id as string;
+      const bad = { status: 400, code: 'BAD_EVENT_QUEUE_ID', msg: `Bad event queue ID: ${queueId}` };
+      await checkTable(m, MARKS_QUEUE, (c) => c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true }), () => true, bad);
+      const res = await m.owenHome.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+      assert.deepEqual({ status: res.status, code: res.body.code, queue_id: res.body.queue_id }, { status: 400, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
     });
 
     it("another organization's user registers with none of this", async () => {
