@@ -30,7 +30,8 @@ const STATE_NAMES: Record<StreamKey, string> = {
   showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
 };
 
-// A non-empty subscriber list for the stream in subscriptions, unsubscribed or never_subscribed.
+// A non-empty subscriber list for the stream in subscriptions, unsubscribed or never_subscribed
+// (never with Dora, deactivated, in it).
 const STATE_SUBSCRIBERS: Record<StreamKey, string> = {
   //          olivia adam maya mark mona milo gus bot
   general:  ' Y      Y    Y    Y    Y    Y    -   Y ',
@@ -83,10 +84,13 @@ function unreadIds(unread: Record<string, any>): number[] {
   return [...buckets.flatMap((b: { unread_message_ids: number[] }) => b.unread_message_ids), ...unread.mentions];
 }
 
-/** Whether any of the three subscription lists names the stream with a non-empty subscriber list. */
-function knowsSubscribers(state: Record<string, any>, streamId: number): boolean {
+/** The subscriber lists the three subscription lists give for the stream, empty ones left out. */
+function subscriberLists(state: Record<string, any>, streamId: number): number[][] {
   const lists = [state.subscriptions, state.unsubscribed, state.never_subscribed];
-  return lists.flat().some((s: { stream_id: number; subscribers?: number[] }) => s.stream_id === streamId && (s.subscribers ?? []).length > 0);
+  return lists
+    .flat()
+    .filter((s: { stream_id: number; subscribers?: number[] }) => s.stream_id === streamId && (s.subscribers ?? []).length > 0)
+    .map((s: { subscribers: number[] }) => s.subscribers);
 }
 
 for (const dialect of testDialects()) {
@@ -114,7 +118,12 @@ for (const dialect of testDialects()) {
     });
 
     it('subscriber lists', async () => {
-      await checkTable(m, STATE_SUBSCRIBERS, fromState(() => true), (_body, key, actor) => knowsSubscribers(states.get(actor)!, m.stream[key]));
+      await checkTable(m, STATE_SUBSCRIBERS, fromState(() => true), (_body, key, actor) => {
+        const lists = subscriberLists(states.get(actor)!, m.stream[key]);
+        // Active subscribers only: Dora, deactivated, is in none.
+        for (const list of lists) assert.ok(!list.includes(m.dora.id), `${key} lists Dora for ${actor}`);
+        return lists.length > 0;
+      });
     });
 
     it('unread messages', async () => {
