@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Role } from './roles.js';
-import { canAccessStreamHistory, canSeeStream, canSubscribeSelf, passesPolicy, requireAdmin } from './permissions.js';
+import { canAccessStreamHistory, canReadStreamMessage, canSeeStream, canSubscribeSelf, passesPolicy, requireAdmin } from './permissions.js';
 
 const member = { role: Role.MEMBER };
 const admin = { role: Role.ADMINISTRATOR };
@@ -27,6 +27,20 @@ describe('stream permissions', () => {
     assert.equal(canAccessStreamHistory(admin, privateShared, false), false);
     assert.equal(canAccessStreamHistory(member, privateShared, true), true);
     assert.equal(canAccessStreamHistory(member, privateProtected, true), false);
+  });
+
+  it('opens single stream messages only to current subscribers, except public ones to non-guests', () => {
+    const webPublic = { ...open, is_web_public: 1 };
+    assert.equal(canReadStreamMessage(member, open, false, false), true);
+    assert.equal(canReadStreamMessage(guest, open, false, true), false);
+    assert.equal(canReadStreamMessage(guest, webPublic, false, false), false);
+    assert.equal(canReadStreamMessage(guest, webPublic, true, false), true);
+    assert.equal(canReadStreamMessage(member, privateShared, true, false), true);
+    assert.equal(canReadStreamMessage(member, privateShared, false, true), false);
+    assert.equal(canReadStreamMessage(admin, privateShared, false, false), false);
+    assert.equal(canReadStreamMessage(member, privateProtected, true, false), false);
+    assert.equal(canReadStreamMessage(member, privateProtected, true, true), true);
+    assert.equal(canReadStreamMessage(member, privateProtected, false, true), false);
   });
 
   it('lets members but not guests join public streams', () => {

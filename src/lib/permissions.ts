@@ -19,6 +19,18 @@ export function canAccessStreamHistory(viewer: Viewer, stream: StreamAccess, sub
   return subscribed || !isGuest(viewer) || Boolean(stream.is_web_public);
 }
 
+/**
+ * Whether the viewer may open one stream message (by id, to react, edit or flag it): public
+ * streams for everyone but guests; otherwise only while subscribed, and for protected history
+ * only messages the viewer received. Leaving a stream ends access to what one received there;
+ * a guest reads web-public history through narrows, not by id.
+ */
+export function canReadStreamMessage(viewer: Viewer, stream: StreamAccess, subscribed: boolean, received: boolean): boolean {
+  if (!stream.invite_only && !isGuest(viewer)) return true;
+  if (!stream.history_public_to_subscribers) return subscribed && received;
+  return subscribed;
+}
+
 /** Whether the viewer may subscribe themselves to the stream without an invitation. */
 export function canSubscribeSelf(viewer: Viewer, stream: StreamAccess): boolean {
   return !stream.invite_only && !isGuest(viewer);

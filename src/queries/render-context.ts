@@ -6,7 +6,7 @@ import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
 import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/markdown/index.js';
 import { splitNameAndId } from '../lib/markdown/mentions.js';
-import { canSeeStream } from '../lib/permissions.js';
+import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { getStreamsByNames } from './streams.js';
 import { isStorableText } from './users.js';
@@ -91,22 +91,47 @@ async function visibleStreams(db: DbOrTx, realmId: number, viewer: UserRow, text
     ).map((r) => r.recipient_id),
   );
   const visible = streams.filter((s) => canSeeStream(viewer, s, subscribed.has(s.recipient_id!)));
-  return new Map(visible.map((s) => [s.name.toLowerCase(), { id: s.id, name: s.name, recipientId: s.recipient_id! }]));
+  return new Map(
+    visible.map((s) => {
+      const isSubscribed = subscribed.has(s.recipient_id!);
+      // Which of its messages a topic link may point at: a /with/ id shows that the topic exists.
+      const history: TopicHistory = canAccessStreamHistory(viewer, s, isSubscribed) ? 'all' : isSubscribed ? 'received' : 'none';
+      return [s.name.toLowerCase(), { id: s.id, name: s.name, recipientId: s.recipient_id!, history }];
+    }),
+  );
 }
 
-async function latestTopicMessages(db: DbOrTx, streams: Map<string, { id: number; recipientId: number }>, texts: string[]) {
+type TopicHistory = 'all' | 'received' | 'none';
+
+async function latestTopicMessages(
+  db: DbOrTx,
+  viewer: UserRow,
+  streams: Map<string, { id: number; recipientId: number; history: TopicHistory }>,
+  texts: string[],
+) {
   const latest = new Map<string, number>();
   const pairs = texts.filter((t) => t.includes('>')).slice(0, MAX_TOPIC_LINKS);
   for (const text of pairs) {
     const stream = streams.get(text.slice(0, text.indexOf('>')).toLowerCase());
     const topic = text.slice(text.indexOf('>') + 1);
-    if (!stream || topic === '') continue;
-    const row = await db
+    if (!stream || topic === '' || stream.history === 'none') continue;
+    let query = db
       .selectFrom('message')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .where('recipient_id', '=', stream.recipientId)
-      .where(sql<string>`lower(subject)`, '=', topic.toLowerCase())
-      .executeTakeFirst();
+      .select((eb) => eb.fn.max('message.id').as('id'))
+      .where('message.recipient_id', '=', stream.recipientId)
+      .where(sql<string>`lower(message.subject)`, '=', topic.toLowerCase());
+    if (stream.history === 'received') {
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('user_message')
+            .select('user_message.message_id')
+            .whereRef('user_message.message_id', '=', 'message.id')
+            .where('user_message.user_id', '=', viewer.id),
+        ),
+      );
+    }
+    const row = await query.executeTakeFirst();
     if (row?.id !== null && row?.id !== undefined) latest.set(`${stream.id}\u0000${topic.toLowerCase()}`, Number(row.id));
   }
   return latest;
@@ -120,7 +145,7 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
   const users = await mentionableUsers(db, realm.id, userTexts);
   const groups = new Map((await mentionableGroups(db, realm.id, groupNames)).map((g) => [g.name, g]));
   const streams = streamTexts.length > 0 ? await visibleStreams(db, realm.id, viewer, streamTexts) : new Map();
-  const topics = streams.size > 0 ? await latestTopicMessages(db, streams, streamTexts) : new Map<string, number>();
+  const topics = streams.size > 0 ? await latestTopicMessages(db, viewer, streams, streamTexts) : new Map<string, number>();
   const linkifiers = await realmLinkifiers(db, realm.id);
   return {
     lookupUser: userLookup(users),

@@ -134,6 +134,12 @@ async function recipientKinds(db: DbOrTx, ids: number[]): Promise<Map<number, Re
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** Streams the user has left: their unread messages no longer count (nor show which exist). */
+async function leftRecipientIds(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('subscription').select('recipient_id').where('user_id', '=', userId).where('active', '=', 0).execute();
+  return rows.map((row) => row.recipient_id);
+}
+
 export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsgs> {
   // A user has far fewer conversations than unread messages, so what each recipient is comes
   // from a second, small query rather than two more lookups (and columns) per row.
@@ -144,7 +150,12 @@ export async function unreadState(db: DbOrTx, userId: number): Promise<UnreadMsg
     WHERE um.user_id = ${userId} AND (um.flags & ${FLAG_BITS.read}) = 0
     ORDER BY um.message_id DESC
     LIMIT ${MAX_UNREAD_MESSAGES + 1}`.execute(db);
-  const kept = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
+  // Filtered here rather than in SQL, so the scan above stays on the unread index alone.
+  const left = new Set(await leftRecipientIds(db, userId));
+  const kept = rows
+    .slice(0, MAX_UNREAD_MESSAGES)
+    .filter((row) => !left.has(row.recipient_id))
+    .reverse();
   const kinds = await recipientKinds(db, [...new Set(kept.map((row) => row.recipient_id))]);
   const entries: UnreadEntry[] = [];
   for (const row of kept) {
