@@ -145,6 +145,18 @@ export class DatabaseUnavailableError extends ApiError {
   }
 }
 
+/** A request that arrives while the server stops: the client is to try again (the next server). */
+export class ServerShuttingDownError extends ApiError {
+  constructor() {
+    super('The server is shutting down; try again shortly', {
+      code: 'SERVER_SHUTTING_DOWN',
+      status: 503,
+      data: { 'retry-after': 1 },
+      headers: { 'Retry-After': '1', Connection: 'close' },
+    });
+  }
+}
+
 export class InvalidApiKeyError extends ApiError {
   constructor() {
     super('Invalid API key', { code: 'INVALID_API_KEY', status: 401 });

@@ -50,6 +50,10 @@ class RawConnection {
   /** One poll at a time is answered on a connection, so one reply serves them all. */
   private readonly reply: PollReply = {
     send: (body) => this.send(body),
+    close: () => {
+      this.released = true;
+      this.socket.destroy();
+    },
     onGone: (listener) => {
       // The client may have left while its credentials were being checked.
       if (this.socket.destroyed) listener();
