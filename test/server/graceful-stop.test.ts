@@ -155,7 +155,11 @@ describe('stopping a server process under load', () => {
       }
     });
 
-    while (sent.size < 60) await new Promise((resolve) => setTimeout(resolve, 20));
+    const busyBy = Date.now() + 30_000;
+    while (sent.size < 60) {
+      assert.ok(Date.now() < busyBy && child.exitCode === null, `only ${sent.size} messages sent`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const signalledAt = Date.now();
     child.kill('SIGTERM');
     const { code, at } = await Promise.race([
