@@ -15,6 +15,9 @@ import type { Services } from './services.js';
 export const API_PREFIX = '/api/v1';
 /** How long an idle keep-alive connection stays open (Fastify's default). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** Node's defaults for how long a request's head, and the whole request, may take to arrive. */
+const NODE_HEADERS_TIMEOUT_MS = 60_000;
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
 export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
@@ -28,12 +31,24 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),
     // Event polls are answered before Fastify sees them (src/http/event-poll.ts), and on
     // connections that carry only polls, before Node's HTTP server does (src/http/raw-polls.ts).
-    serverFactory: (handler) => {
+    serverFactory: (handler, { requestTimeout }) => {
       const polls = new PollServer(services);
-      const server = createServer(withEventPolls(polls, handler));
-      // Fastify's own defaults, which it does not apply to a server it is given.
+      // Node's limits on how long a request may take to arrive (a body sent a byte at a time
+      // would otherwise hold its connection forever). They end when the request has arrived, so
+      // a poll waiting for events is not cut short. Fastify turns requestTimeout off by default
+      // (0); a test may set a shorter one.
+      const timeout = Number(requestTimeout) || NODE_REQUEST_TIMEOUT_MS;
+      const server = createServer(
+        {
+          requestTimeout: timeout,
+          headersTimeout: Math.min(NODE_HEADERS_TIMEOUT_MS, timeout),
+          // Node checks its limits every 30 s; shorter ones are checked more often.
+          connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(timeout / 4))),
+        },
+        withEventPolls(polls, handler),
+      );
+      // Fastify's own default, which it does not apply to a server it is given.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = 0;
       serveRawPolls(server, polls);
       return server;
     },

@@ -123,6 +123,40 @@ export class RateLimitedError extends ApiError {
   }
 }
 
+/**
+ * The store is away, full or too busy: worth retrying later. The reference has no code for this;
+ * DATABASE_UNAVAILABLE names it, and `retry-after` mirrors the rate limit's.
+ */
+export class DatabaseUnavailableError extends ApiError {
+  static readonly TEXTS = {
+    unavailable: { msg: 'The database is unavailable; try again later', retryAfter: 5 },
+    busy: { msg: 'The database is busy; try again later', retryAfter: 1 },
+    full: { msg: 'The database is out of space; try again later', retryAfter: 60 },
+  } as const;
+
+  constructor(kind: keyof typeof DatabaseUnavailableError.TEXTS) {
+    const { msg, retryAfter } = DatabaseUnavailableError.TEXTS[kind];
+    super(msg, {
+      code: 'DATABASE_UNAVAILABLE',
+      status: 503,
+      data: { 'retry-after': retryAfter },
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+}
+
+/** A request that arrives while the server stops: the client is to try again (the next server). */
+export class ServerShuttingDownError extends ApiError {
+  constructor() {
+    super('The server is shutting down; try again shortly', {
+      code: 'SERVER_SHUTTING_DOWN',
+      status: 503,
+      data: { 'retry-after': 1 },
+      headers: { 'Retry-After': '1', Connection: 'close' },
+    });
+  }
+}
+
 export class InvalidApiKeyError extends ApiError {
   constructor() {
     super('Invalid API key', { code: 'INVALID_API_KEY', status: 401 });

@@ -40,6 +40,9 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --trusted-proxies LIST reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed
 `;
 
+/** How long a graceful stop (SIGINT, SIGTERM) may take before the process exits regardless. */
+const STOP_LIMIT_MS = 10_000;
+
 const ROLE_NAMES: Record<string, number> = {
   owner: Role.OWNER,
   admin: Role.ADMINISTRATOR,
@@ -81,7 +84,21 @@ async function main() {
   if (command === 'serve') {
     const server = await startServer(config);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void server.stop().then(() => process.exit(0)));
+      process.once(signal, () => {
+        // Whatever clients or the database do, the process ends within the bound; the queues
+        // are saved early in the stop, so only a stop that cannot reach the store loses them.
+        setTimeout(() => {
+          console.error(`Stopping took longer than ${STOP_LIMIT_MS / 1000} s; exiting now.`);
+          process.exit(1);
+        }, STOP_LIMIT_MS).unref();
+        server.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error('Stopping failed:', error);
+            process.exit(1);
+          },
+        );
+      });
     }
     return;
   }

@@ -1,5 +1,7 @@
 // Starting and stopping the server: open the store, migrate, make sure an organization
-// exists, listen, and on SIGINT/SIGTERM stop taking requests and close the store.
+// exists, listen, and on SIGINT/SIGTERM stop taking requests, save the event queues and close
+// the store (main.ts bounds how long that may take).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { runSystemAction } from './actions/context.js';
 import { doCreateRealm } from './actions/realm-create.js';
@@ -7,18 +9,25 @@ import { buildApp } from './app.js';
 import { type Config, externalUrl } from './config.js';
 import { migrateToLatest, openStore, sqlitePathFor } from './db/connect.js';
 import { seedDevMessages, seedDevRealm } from './dev-seed.js';
+import { ServerShuttingDownError } from './errors.js';
 import { LocalBus } from './events/bus.js';
 import { withQueues } from './events/registry.js';
+import { sendApiError } from './http/error-handler.js';
 import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
 import { type Services, systemClock } from './services.js';
 
 export async function openServices(config: Config): Promise<Services> {
+  let services: Services | undefined;
   const store = config.databaseUrl
-    ? openStore({ databaseUrl: config.databaseUrl })
+    ? openStore({
+        databaseUrl: config.databaseUrl,
+        // A restart or failover of the database: requests fail (503) until the pool reconnects.
+        onConnectionError: (error) => services?.log?.warn({ err: error }, 'the database closed a connection'),
+      })
     : openStore({ sqlitePath: sqlitePathFor(config.dataDir) });
   await migrateToLatest(store.db);
-  const services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus() });
+  services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus() });
   await services.queues.start();
   return services;
 }
@@ -57,21 +66,64 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** How long a stop waits for requests under way to finish before saving the queues. */
+const DRAIN_MS = 3000;
+
+/** Counts the requests Node's HTTP server is answering, and says when none are left. */
+class InFlight {
+  private count = 0;
+  private readonly idle = new Set<() => void>();
+
+  readonly track = (_req: IncomingMessage, res: ServerResponse): void => {
+    this.count++;
+    res.once('close', this.finished);
+  };
+
+  private readonly finished = (): void => {
+    if (--this.count > 0) return;
+    for (const resolve of this.idle) resolve();
+  };
+
+  /** Resolves when no request is under way, or after `ms`. */
+  drained(ms: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.idle.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.idle.add(done);
+    });
+  }
+}
+
 export async function startServer(config: Config): Promise<RunningServer> {
   const services = await openServices(config);
   await ensureRealm(services, (line) => console.log(line));
-  const app = await buildApp(services, {
-    logger: { level: config.logLevel },
-  });
+  // While stopping, requests get our 503 (below) rather than Fastify's own.
+  const app = await buildApp(services, { logger: { level: config.logLevel }, return503OnClosing: false });
   services.log = app.log;
-  const address = await app.listen({ host: config.host, port: config.port });
   let stopping: Promise<void> | null = null;
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (stopping) return void sendApiError(reply, new ServerShuttingDownError());
+    done();
+  });
+  const inFlight = new InFlight();
+  app.server.on('request', inFlight.track);
+  const address = await app.listen({ host: config.host, port: config.port });
   const stop = () =>
     (stopping ??= (async () => {
-      // Waiting polls end first, or closing the server would wait for them.
+      // No new connections; idle ones close, and busy ones after their answer (Connection: close).
+      const closed = app.close();
+      // Waiting polls end unanswered: their connections close, and clients poll the next server.
       services.queues.shutdown();
-      await app.close();
+      // Requests under way finish, so their events are in the queues that are saved.
+      await inFlight.drained(DRAIN_MS);
       await services.queues.save();
+      app.server.closeAllConnections();
+      await closed;
       await services.store.close();
     })());
   return { app, services, url: address, stop };

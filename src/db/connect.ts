@@ -52,6 +52,24 @@ export interface StoreOptions {
   poolSize?: number;
   /** SQLite files: how the background checkpointer runs. */
   checkpoints?: CheckpointerOptions;
+  /** PostgreSQL: how long a request waits for a connection before it fails (default 5 s). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: told when the server ends a connection (a restart, a failover, an administrator). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** While the database is away, requests fail within this time rather than wait for it. */
+const PG_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * The pool and every connection it opens get an error listener: a connection the server ends,
+ * idle or in use, otherwise raises an unhandled 'error' that stops the process. The pool drops
+ * such connections and opens new ones once the server is back.
+ */
+function watchConnections(pool: Pg.Pool, onError: (error: Error) => void): void {
+  // The pool repeats an idle connection's error, which the connection's own listener has reported.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', onError));
 }
 
 export function openStore(options: StoreOptions): Store {
@@ -59,8 +77,12 @@ export function openStore(options: StoreOptions): Store {
     const pool = new (loadPg().Pool)({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+      // A server that vanished without closing its connections (a failover) is noticed.
+      keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    watchConnections(pool, options.onConnectionError ?? (() => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
   }

@@ -33,6 +33,12 @@ export default endpoint({
       dontBlock: params.dont_block,
       onDisconnect: onDisconnect(reply.raw),
     });
+    if (events === null) {
+      // The server is stopping: the connection closes unanswered, and the client polls again.
+      reply.hijack();
+      reply.raw.destroy();
+      return {};
+    }
     return { events, queue_id: queueId };
   },
 });

@@ -2,14 +2,18 @@
 import type { DbOrTx } from '../db/schema.js';
 import type { QueueSnapshot } from './queue.js';
 
+/** Rows per INSERT: few statements for thousands of queues, well within either store's parameter limit. */
+const ROWS_PER_INSERT = 200;
+
+/** Replaces the saved queues with these, all at once: a stop cut short leaves the old set or the new one. */
 export async function saveSnapshots(db: DbOrTx, snapshots: QueueSnapshot[]): Promise<void> {
-  await db.deleteFrom('event_queue_snapshot').execute();
-  for (const snapshot of snapshots) {
-    await db
-      .insertInto('event_queue_snapshot')
-      .values({ queue_id: snapshot.id, user_id: snapshot.spec.userId, data: JSON.stringify(snapshot) })
-      .execute();
-  }
+  const rows = snapshots.map((snapshot) => ({ queue_id: snapshot.id, user_id: snapshot.spec.userId, data: JSON.stringify(snapshot) }));
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('event_queue_snapshot').execute();
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      await tx.insertInto('event_queue_snapshot').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    }
+  });
 }
 
 /** The saved queues, removed from the store as they are read. */

@@ -41,7 +41,8 @@ export function eventsJson(events: readonly QueuedEvent[]): string {
 }
 
 interface Waiter {
-  finish(events: QueuedEvent[]): void;
+  /** The events to answer with, or null when the poll is to end unanswered (the server is stopping). */
+  finish(events: QueuedEvent[] | null): void;
 }
 
 /** Flag changes merged into one pending event per (op, flag); removing `read` is never merged. */
@@ -132,7 +133,7 @@ export class EventQueue implements EventQueueHandle {
    * older one, which then returns what is pending (nothing). The function returned stops this
    * wait, and says whether it was still the one waiting.
    */
-  wait(finish: (events: QueuedEvent[]) => void): () => boolean {
+  wait(finish: (events: QueuedEvent[] | null) => void): () => boolean {
     if (this.waiter) this.finishWaiter();
     const waiter: Waiter = { finish };
     this.waiter = waiter;
@@ -149,6 +150,13 @@ export class EventQueue implements EventQueueHandle {
     if (!waiter) return;
     this.waiter = null;
     waiter.finish([...this.pending()]);
+  }
+
+  /** Ends a waiting poll without an answer: the server is stopping, and the client is to come back. */
+  abandonWaiter(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.finish(null);
   }
 
   private flushCoalesced(): void {

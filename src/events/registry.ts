@@ -69,13 +69,17 @@ export class QueueRegistry implements EventQueues {
     this.heartbeats.start();
   }
 
-  /** Ends every waiting poll; from now on polls answer at once. */
+  /**
+   * Ends every waiting poll without an answer (its connection closes, and the client comes back
+   * to the restarted server); from now on a poll with nothing to return ends the same way.
+   * Deliveries go on until save().
+   */
   shutdown(): void {
     this.closing = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     this.heartbeats.stop();
-    for (const { queue } of this.entries.values()) queue.finishWaiter();
+    for (const { queue } of this.entries.values()) queue.abandonWaiter();
   }
 
   /** Stops taking deliveries and saves every queue into the store. */
@@ -118,8 +122,8 @@ export class QueueRegistry implements EventQueues {
     return count;
   }
 
-  /** Acknowledges, then returns pending events at once or waits for one (or a heartbeat). */
-  async poll(request: PollRequest): Promise<QueuedEvent[]> {
+  /** Acknowledges, then returns pending events at once or waits for one (or a heartbeat); null: see wait. */
+  async poll(request: PollRequest): Promise<QueuedEvent[] | null> {
     return this.take(request) ?? new Promise((resolve) => this.wait(request, resolve));
   }
 
@@ -132,17 +136,19 @@ export class QueueRegistry implements EventQueues {
     queue.acknowledge(request.lastEventId);
     queue.lastAccess = this.services.clock.now();
     const ready = queue.pending();
-    return ready.length > 0 || request.dontBlock || this.closing ? [...ready] : null;
+    return ready.length > 0 || request.dontBlock ? [...ready] : null;
   }
 
   /**
    * The second half, after take returned null: calls `done` once, with the events when one
-   * arrives (or a heartbeat, or shutdown), or with nothing when the client goes away.
+   * arrives (or a heartbeat), with nothing when the client goes away, or with null when the
+   * server is stopping: the poll is then to end without an answer.
    */
-  wait(request: PollRequest, done: (events: QueuedEvent[]) => void): void {
+  wait(request: PollRequest, done: (events: QueuedEvent[] | null) => void): void {
+    if (this.closing) return done(null);
     const { queue } = this.owned(request.queueId, request.userId);
     let finished = false;
-    const finish = (events: QueuedEvent[]) => {
+    const finish = (events: QueuedEvent[] | null) => {
       if (finished) return;
       finished = true;
       queue.lastAccess = this.services.clock.now();
@@ -244,7 +250,6 @@ export class QueueRegistry implements EventQueues {
   }
 
   private deliver(batch: Delivery[]): void {
-    if (this.closing) return;
     for (const delivery of batch) {
       // Most queues want the same shape of an event; each shape is built once per delivery.
       const shapes = new Map<string, ApiEvent[]>();

@@ -63,8 +63,11 @@ export interface EventQueues {
    */
   create(spec: QueueSpec, owner?: QueueOwner): Promise<EventQueueHandle>;
   get(queueId: string): EventQueueHandle | undefined;
-  /** Acknowledges through lastEventId, then returns newer events at once or after waiting for one. */
-  poll(request: PollRequest): Promise<QueuedEvent[]>;
+  /**
+   * Acknowledges through lastEventId, then returns newer events at once or after waiting for one;
+   * null when the server is stopping and the poll is to end without an answer.
+   */
+  poll(request: PollRequest): Promise<QueuedEvent[] | null>;
   /** Removes the user's queue (BAD_EVENT_QUEUE_ID when it is not theirs or not there). */
   delete(queueId: string, userId: number): void;
 }

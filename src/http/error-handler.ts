@@ -1,7 +1,9 @@
 // Renders every failure as {result: "error", msg, code, ...}: our ApiErrors as they are,
-// Fastify's own request errors as 4xx, and anything unexpected as a logged 500.
+// Fastify's own request errors as 4xx, a store that is away, full or busy as 503 with
+// Retry-After, and anything unexpected as a logged 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, InvalidJsonError, NotFoundError } from '../errors.js';
+import { classifyStoreError } from '../db/store-errors.js';
+import { ApiError, DatabaseUnavailableError, InvalidJsonError, NotFoundError } from '../errors.js';
 
 function send(reply: FastifyReply, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
@@ -25,6 +27,11 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError) return send(reply, apiError);
+    const outage = classifyStoreError(error);
+    if (outage) {
+      request.log.warn({ err: error }, 'the database failed the request');
+      return send(reply, new DatabaseUnavailableError(outage));
+    }
     request.log.error({ err: error }, 'request failed');
     return reply
       .status(500)

@@ -89,6 +89,8 @@ export interface PollReply {
   send(body: string): void;
   /** Calls `listener` if the client goes away before the answer is written. */
   onGone(listener: () => void): void;
+  /** Ends the connection without an answer: the server is stopping, and the client is to poll again. */
+  close(): void;
 }
 
 /** Calls `listener` if the client goes away before the answer is written, or has already gone. */
@@ -177,7 +179,8 @@ export class PollServer {
     }
     queues.wait({ ...request, onDisconnect: (listener) => reply.onGone(listener) }, (events) => {
       try {
-        reply.send(answerBody(queueId, events));
+        if (events === null) reply.close();
+        else reply.send(answerBody(queueId, events));
       } catch (error) {
         // The answer is written while an event is handed out: one failure must not stop the others.
         this.services.log?.error({ err: error }, 'event poll answer failed');
@@ -194,6 +197,7 @@ function responseReply(res: ServerResponse): PollReply {
       res.end(body);
     },
     onGone: onDisconnect(res),
+    close: () => res.destroy(),
   };
 }
 

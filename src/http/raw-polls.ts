@@ -21,6 +21,19 @@ const EMPTY = Buffer.alloc(0);
 const KEEP_ALIVE_MARGIN_MS = 1000;
 const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
+const POLL_START = Buffer.from('GET /api/v1/events?');
+const CR = 13;
+const LF = 10;
+
+/** Whether the start of a head may still become a plain poll's: the poll's first bytes, and only CRLF line breaks. */
+function couldBePoll(head: Buffer): boolean {
+  const n = Math.min(head.length, POLL_START.length);
+  if (head.compare(POLL_START, 0, n, 0, n) !== 0) return false;
+  for (let i = head.indexOf(LF); i >= 0; i = head.indexOf(LF, i + 1)) if (head[i - 1] !== CR) return false;
+  for (let i = head.indexOf(CR); i >= 0 && i < head.length - 1; i = head.indexOf(CR, i + 1)) if (head[i + 1] !== LF) return false;
+  return true;
+}
+
 class RawConnection {
   private buffered: Buffer = EMPTY;
   private readonly heads = new PollHeadReader();
@@ -37,6 +50,10 @@ class RawConnection {
   /** One poll at a time is answered on a connection, so one reply serves them all. */
   private readonly reply: PollReply = {
     send: (body) => this.send(body),
+    close: () => {
+      this.released = true;
+      this.socket.destroy();
+    },
     onGone: (listener) => {
       // The client may have left while its credentials were being checked.
       if (this.socket.destroyed) listener();
@@ -136,7 +153,11 @@ class RawConnection {
         // Node refuses heads past its limit; so it is Node that answers them.
         if (end > MAX_HEAD_BYTES || (end < 0 && this.buffered.length > MAX_HEAD_BYTES)) return this.handOff();
         if (end < 0) {
-          if (this.buffered.length > 0) this.headTimer ??= setTimeout(this.onHeadTimeout, this.owner.headersTimeoutMs());
+          if (this.buffered.length === 0) return;
+          // A head that cannot be a plain poll's goes to Node at once, so its limits and its
+          // refusals (a bare LF, say, answered 400) apply as soon as they would without this path.
+          if (!couldBePoll(this.buffered)) return this.handOff();
+          this.headTimer ??= setTimeout(this.onHeadTimeout, this.owner.headersTimeoutMs());
           return;
         }
         this.clearHeadTimer();

@@ -103,8 +103,8 @@ for (const dialect of testDialects()) {
       const first: string[][] = [];
       const second: string[][] = [];
       let firstGoesAway = () => {};
-      ctx.services.queues.wait({ ...request, onDisconnect: (listener) => (firstGoesAway = listener) }, (events) => first.push(events.map((e) => e.type)));
-      ctx.services.queues.wait(request, (events) => second.push(events.map((e) => e.type)));
+      ctx.services.queues.wait({ ...request, onDisconnect: (listener) => (firstGoesAway = listener) }, (events) => first.push(events!.map((e) => e.type)));
+      ctx.services.queues.wait(request, (events) => second.push(events!.map((e) => e.type)));
       // The newer poll ends the older one with nothing; the older client leaving later changes nothing.
       assert.deepEqual(first, [[]]);
       firstGoesAway();

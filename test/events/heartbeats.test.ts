@@ -16,7 +16,7 @@ describe('heartbeats', () => {
       const queue = new EventQueue(spec, 0);
       const got: string[][] = [];
       const armedAt = performance.now();
-      queue.wait((events) => got.push(events.map((e) => e.type)));
+      queue.wait((events) => got.push(events!.map((e) => e.type)));
       heartbeats.arm(queue);
       await waitUntil(() => got.length > 0);
       assert.ok(performance.now() - armedAt >= 50, 'not before the shortest wait');

@@ -80,8 +80,8 @@ describe('an event queue', () => {
   it('wakes a waiting poll when an event arrives, and a newer poll ends the older one', () => {
     const queue = new EventQueue(spec, 0);
     const got: unknown[][] = [];
-    queue.wait((events) => got.push(events.map((e) => e.id)));
-    queue.wait((events) => got.push(events.map((e) => e.id)));
+    queue.wait((events) => got.push(events!.map((e) => e.id)));
+    queue.wait((events) => got.push(events!.map((e) => e.id)));
     assert.deepEqual(got, [[]]);
     assert.equal(queue.waiting, true);
     queue.push({ type: 'x' });

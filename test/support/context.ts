@@ -52,8 +52,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function setup(dialect: StoreKind, options: { dev?: boolean; config?: Partial<Config> } = {}): Promise<TestContext> {
-  const store = await freshStore(dialect);
+export async function setup(dialect: StoreKind, options: { dev?: boolean; config?: Partial<Config>; store?: Store } = {}): Promise<TestContext> {
+  // A test that reaches its database in a way of its own (through a proxy, say) brings the store.
+  const store = options.store ?? (await freshStore(dialect));
   const clock = new TestClock();
   const bus = new LocalBus();
   const events: Delivery[] = [];
