@@ -164,9 +164,9 @@ for (const dialect of testDialects()) {
         const params = { queueId: queue.id, lastEventId: -1, dontBlock: true };
         const refusedFallback = () => assert.fail('handed on to the route');
         // The first poll checks the credentials in full, which takes a while.
-        await new Promise<void>((resolve) => polls.handle(authorization, 'confab.test', params, { send: () => resolve(), onGone() {} }, refusedFallback));
+        await new Promise<void>((resolve) => polls.handle(authorization, 'confab.test', params, { send: () => resolve(), onGone() {}, close() {} }, refusedFallback));
         const answers: string[] = [];
-        polls.handle(authorization, 'confab.test', params, { send: (body) => answers.push(body), onGone() {} }, refusedFallback);
+        polls.handle(authorization, 'confab.test', params, { send: (body) => answers.push(body), onGone() {}, close() {} }, refusedFallback);
         assert.equal(answers.length, 1);
       });
 
