@@ -27,9 +27,14 @@ export function rulesFromConfig(config: Config): RateLimitRules {
   return {
     user: rateLimitRule(config.rateLimitUser),
     ip: rateLimitRule(config.rateLimitIp),
-    login: rateLimitRule(config.rateLimitLogin),
+    login: exactly(rateLimitRule(config.rateLimitLogin)),
     authIp: rateLimitRule(config.rateLimitAuthIp),
   };
+}
+
+/** Login names are locked as the reference locks them: until the oldest counted failure is a window old. */
+function exactly(rule: RateLimitRule | null): RateLimitRule | null {
+  return rule && { ...rule, exact: true };
 }
 
 function then<T, R>(value: Awaitable<T>, next: (value: T) => R): Awaitable<R> {

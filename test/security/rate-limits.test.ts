@@ -98,16 +98,18 @@ for (const dialect of testDialects()) {
       // Each attempt from another address: the count is the username's.
       failed(await login('mark@confab.test', 'wrong-1', newAddress()));
       failed(await login('MARK@confab.test', 'wrong-2', newAddress()));
-      expectRateLimited(await login('mark@confab.test', DEV_PASSWORD, newAddress()), 900);
-      // Past the burst, one attempt per 1800/2 seconds.
-      ctx.clock.advance(899);
+      expectRateLimited(await login('mark@confab.test', DEV_PASSWORD, newAddress()), 1800);
+      // Locked until the older failure is a whole window old, as the reference locks a name.
+      ctx.clock.advance(600);
+      expectRateLimited(await login('mark@confab.test', DEV_PASSWORD, newAddress()), 1200);
+      ctx.clock.advance(1199);
       expectRateLimited(await login('mark@confab.test', DEV_PASSWORD, newAddress()), 1);
       ctx.clock.advance(1);
       assert.equal(expectSuccess(await login('mark@confab.test', DEV_PASSWORD, newAddress())).user_id, ctx.seed.users.mark.id);
       // A good login clears the count.
       failed(await login('mark@confab.test', 'wrong-3', newAddress()));
       failed(await login('mark@confab.test', 'wrong-4', newAddress()));
-      expectRateLimited(await login('mark@confab.test', 'wrong-5', newAddress()), 900);
+      expectRateLimited(await login('mark@confab.test', 'wrong-5', newAddress()), 1800);
     });
 
     it('refuses an address past its failed authentications, whatever credentials it then sends', async () => {
@@ -160,9 +162,15 @@ describe('rate limits with the default rules', () => {
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     }
     assert.deepEqual(Object.fromEntries(statuses), { 401: 5, 429: 495 });
-    // A minute on, the address may ask again, but the username stays locked.
+    // A minute on, the address may ask again, but the username stays locked for the rest of the
+    // half hour: five failures per 30 minutes, never more.
+    const rightPassword = () => ctx.anonymous().post('/fetch_api_key', { username: 'mona@confab.test', password: DEV_PASSWORD }, { undocumented: true });
     ctx.clock.advance(60);
-    expectRateLimited(await ctx.anonymous().post('/fetch_api_key', { username: 'mona@confab.test', password: DEV_PASSWORD }, { undocumented: true }), 300);
+    expectRateLimited(await rightPassword(), 1740);
+    ctx.clock.advance(1739);
+    expectRateLimited(await rightPassword(), 1);
+    ctx.clock.advance(1);
+    expectSuccess(await rightPassword());
   });
 
   it('answers 500 wrong API keys in a row with 429 after thirty', async () => {

@@ -67,4 +67,30 @@ describe('MemoryRateLimitStore', () => {
     assert.equal(store.peek('c499', rule).remaining, 2);
     assert.equal(store.peek('c0', rule).remaining, 3);
   });
+
+  it('under an exact rule, refuses while the rule’s count of requests lies within the window', () => {
+    const clock = new TestClock(1000);
+    const store = new MemoryRateLimitStore(clock);
+    const exact = { requests: 2, seconds: 1800, exact: true };
+    assert.deepEqual(store.hit('n', exact), { limited: false, retryAfter: 0, remaining: 1, resetAfter: 1800 });
+    clock.advance(600);
+    assert.deepEqual(store.hit('n', exact), { limited: false, retryAfter: 0, remaining: 0, resetAfter: 1800 });
+    // A smoothed count would accept again 900 s after the first; the exact one waits out the window.
+    clock.advance(300);
+    assert.deepEqual(store.hit('n', exact), { limited: true, retryAfter: 900, remaining: 0, resetAfter: 1500 });
+    clock.advance(900);
+    assert.deepEqual(store.peek('n', exact), { limited: false, retryAfter: 0, remaining: 1, resetAfter: 600 });
+    assert.equal(store.hit('n', exact).limited, false);
+    assert.equal(store.hit('n', exact).limited, true);
+    // undo takes back the newest time, clear all of them.
+    store.undo('n', exact);
+    assert.equal(store.peek('n', exact).remaining, 1);
+    store.clear('n');
+    assert.equal(store.size, 0);
+    // Drained logs go on the next sweep.
+    store.hit('m', exact);
+    clock.advance(1801);
+    store.hit('other', rule);
+    assert.equal(store.size, 1);
+  });
 });

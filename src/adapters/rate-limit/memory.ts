@@ -3,7 +3,8 @@
 // limiter works): every request adds seconds/requests to it, and a request that would push it
 // more than `seconds` past now is refused. A burst of `requests` passes at once; after that one
 // request is accepted every seconds/requests. Keys whose count has drained are dropped on a sweep,
-// and past MAX_KEYS the least recently used go first, so memory stays bounded.
+// and past MAX_KEYS the least recently used go first, so memory stays bounded. Exact rules keep
+// the times of their last `requests` counted requests instead (a sliding log).
 import type { Clock } from '../../services.js';
 import type { RateLimitOutcome, RateLimitRule, RateLimitStore } from './store.js';
 
@@ -16,6 +17,8 @@ const EPSILON = 1e-9;
 export class MemoryRateLimitStore implements RateLimitStore {
   /** Key -> the time its count drains to zero. Insertion order is recency of use. */
   private readonly drainsAt = new Map<string, number>();
+  /** Key -> the times of its counted requests within its rule's window, oldest first, for exact rules. */
+  private readonly logs = new Map<string, { times: number[]; seconds: number }>();
   private lastSweep: number;
 
   constructor(
@@ -26,18 +29,24 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   get size(): number {
-    return this.drainsAt.size;
+    return this.drainsAt.size + this.logs.size;
   }
 
   hit(key: string, rule: RateLimitRule): RateLimitOutcome {
-    return this.count(key, rule, true);
+    return rule.exact ? this.countExact(key, rule, true) : this.count(key, rule, true);
   }
 
   peek(key: string, rule: RateLimitRule): RateLimitOutcome {
-    return this.count(key, rule, false);
+    return rule.exact ? this.countExact(key, rule, false) : this.count(key, rule, false);
   }
 
   undo(key: string, rule: RateLimitRule): void {
+    if (rule.exact) {
+      const log = this.logs.get(key);
+      log?.times.pop();
+      if (log?.times.length === 0) this.logs.delete(key);
+      return;
+    }
     const drainsAt = this.drainsAt.get(key);
     if (drainsAt === undefined) return;
     const next = drainsAt - rule.seconds / rule.requests;
@@ -47,6 +56,29 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   clear(key: string): void {
     this.drainsAt.delete(key);
+    this.logs.delete(key);
+  }
+
+  private countExact(key: string, rule: RateLimitRule, record: boolean): RateLimitOutcome {
+    const now = this.clock.now();
+    if (record) this.sweep(now);
+    const times = (this.logs.get(key)?.times ?? []).filter((t) => t > now - rule.seconds);
+    if (times.length >= rule.requests) {
+      const oldest = times[times.length - rule.requests]!;
+      return { limited: true, retryAfter: oldest + rule.seconds - now, remaining: 0, resetAfter: times.at(-1)! + rule.seconds - now };
+    }
+    if (record) {
+      times.push(now);
+      this.logs.delete(key);
+      this.logs.set(key, { times, seconds: rule.seconds });
+    }
+    const newest = times.at(-1);
+    return {
+      limited: false,
+      retryAfter: 0,
+      remaining: rule.requests - times.length,
+      resetAfter: newest === undefined ? 0 : newest + rule.seconds - now,
+    };
   }
 
   private count(key: string, rule: RateLimitRule, record: boolean): RateLimitOutcome {
@@ -76,11 +108,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (now - this.lastSweep >= SWEEP_EVERY_SECONDS) {
       this.lastSweep = now;
       for (const [key, drainsAt] of this.drainsAt) if (drainsAt <= now) this.drainsAt.delete(key);
+      for (const [key, log] of this.logs) if (log.times.at(-1)! + log.seconds <= now) this.logs.delete(key);
     }
     // Still full of live keys: the least recently used make room.
-    for (const key of this.drainsAt.keys()) {
-      if (this.drainsAt.size < this.maxKeys) break;
-      this.drainsAt.delete(key);
+    for (const map of [this.drainsAt, this.logs]) {
+      for (const key of map.keys()) {
+        if (this.size < this.maxKeys) break;
+        map.delete(key);
+      }
     }
   }
 }

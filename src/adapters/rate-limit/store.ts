@@ -5,6 +5,13 @@
 export interface RateLimitRule {
   requests: number;
   seconds: number;
+  /**
+   * Keep each counted request's time and refuse while `requests` of them fall within the last
+   * `seconds`, as the reference's login limit does. Without it the count is smoothed: a burst of
+   * `requests`, then one every seconds/requests, which in a window after a burst lets in twice as
+   * many. Meant for small `requests`, since each key keeps that many times.
+   */
+  exact?: boolean;
 }
 
 export interface RateLimitOutcome {
