@@ -8,6 +8,7 @@ import { installErrorHandling, sendApiError, toApiError } from './http/error-han
 import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { serveRawPolls } from './http/raw-polls.js';
+import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
 
@@ -20,7 +21,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   const app = Fastify({
     logger: false,
     trustProxy: true,
-    bodyLimit: 25 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),

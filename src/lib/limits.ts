@@ -3,6 +3,16 @@
 // million messages; a request past one gets a 400 naming the limit, never a slow answer or a 500.
 import { ApiError } from '../errors.js';
 
+/**
+ * Bytes of a request body (form, JSON; multipart files have their own limit). Parsing is work
+ * done before any parameter is looked at: 4 MB holds the largest legitimate request (a thousand
+ * subscriptions with descriptions) and parses in a few tens of milliseconds.
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Characters of a linkifier's pattern: it is compiled, and run over every message. */
+export const MAX_LINKIFIER_PATTERN_LENGTH = 1000;
+/** Characters of a linkifier's URL template. */
+export const MAX_URL_TEMPLATE_LENGTH = 2000;
 /** Items in any JSON list parameter (ids, emails, names, objects) unless the parameter says otherwise. */
 export const MAX_LIST_ITEMS = 1000;
 /** Nesting of any JSON parameter value (lists and objects inside each other). */

@@ -4,16 +4,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   MAX_ALERT_WORDS_PER_USER,
+  MAX_BODY_BYTES,
   MAX_DM_RECIPIENTS,
   MAX_DRAFTS_PER_CALL,
   MAX_FLAG_MESSAGE_IDS,
   MAX_JSON_DEPTH,
+  MAX_LINKIFIER_PATTERN_LENGTH,
   MAX_LIST_ITEMS,
   MAX_NARROW_TERMS,
   MAX_QUEUES_PER_USER,
   MAX_SEARCH_LENGTH,
   MAX_SEARCH_WORDS,
   MAX_SUBSCRIPTION_CHANGES,
+  MAX_URL_TEMPLATE_LENGTH,
   chunks,
 } from '../../src/lib/limits.js';
 import { expectError, expectSuccess } from '../support/client.js';
@@ -161,6 +164,24 @@ for (const dialect of testDialects()) {
       for (const queueId of [first, newest, ...rest]) expectSuccess(await poll(queueId));
       // Another user's queues are not touched.
       expectSuccess(await ctx.as('mark').post('/register', { event_types: ['message'] }));
+    });
+
+    it('refuses request bodies past MAX_BODY_BYTES before parsing them', async () => {
+      const content = 'x'.repeat(MAX_BODY_BYTES);
+      const res = await ctx.as('mark').post('/messages', { type: 'stream', to: 'general', topic: 'big', content }, { undocumented: true });
+      expectError(res, 'Request body is too large', 'BAD_REQUEST', 413);
+    });
+
+    it('bounds the pattern and URL template of a linkifier', async () => {
+      const add = (pattern: string, url_template: string) => ctx.as('adam').post('/realm/filters', { pattern, url_template });
+      expectError(
+        await add(`(?P<id>${'a'.repeat(MAX_LINKIFIER_PATTERN_LENGTH)})`, 'https://x.example/{id}'),
+        `pattern is too long (limit: ${MAX_LINKIFIER_PATTERN_LENGTH} characters)`,
+      );
+      expectError(
+        await add('B-(?P<id>[0-9]+)', `https://x.example/${'a'.repeat(MAX_URL_TEMPLATE_LENGTH)}/{id}`),
+        `url_template is too long (limit: ${MAX_URL_TEMPLATE_LENGTH} characters)`,
+      );
     });
 
     it('stops a pathological linkifier within the render budget', async () => {
