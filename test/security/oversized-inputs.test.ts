@@ -12,7 +12,15 @@ import type { Endpoint } from '../../src/http/endpoint.js';
 import { ApiClient } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
-import { buildRequest, type Encoding, pathSegments, percentEncode, preview, type Wire } from '../support/fuzz-input.js';
+import { buildRequest, type Encoding, pathSegments, percentEncode, preview } from '../support/fuzz-input.js';
+
+/**
+ * Parameters where a value past every limit may still succeed, with why. A topic longer than
+ * any topic can be names none: deleting it has nothing to do, as on the reference server.
+ */
+const MAY_SUCCEED = new Set(['POST /streams/:stream_id/delete_topic topic_name']);
+
+const LIST_NAME = /(s|_ids|^to|principals|data)$/;
 
 /** Generous: the aim is ~100 ms, but test machines are shared and PostgreSQL answers over the network. */
 const MAX_REQUEST_MS = 1500;
@@ -71,11 +79,14 @@ for (const dialect of testDialects()) {
       return 'general';
     }
 
-    async function send(route: Endpoint, params: Array<[string, Wire]>, encoding: Encoding, failures: string[], label: string) {
+    async function send(route: Endpoint, params: Array<[string, string]>, encoding: Encoding, failures: string[], label: string) {
       const path = Object.fromEntries(
         pathSegments(route.url).flatMap((s) => ('param' in s ? [[s.param, percentEncode(plausible(s.param))]] : [])),
       );
-      const req = buildRequest(route, path, params, encoding, auth, true);
+      // Bodies are encoded natively: megabytes through the fuzz helpers' byte-by-byte encoder take seconds.
+      const req = buildRequest(route, path, encoding === 'query' ? params : [], encoding, auth);
+      if (encoding === 'form') req.payload = new URLSearchParams(params).toString();
+      if (encoding === 'json') req.payload = JSON.stringify(Object.fromEntries(params));
       const what = `${route.method} ${route.url} with ${label} (${encoding})`;
       const started = performance.now();
       const res = await ctx.app.inject({ method: req.method, url: req.url, headers: req.headers, payload: req.payload });
@@ -89,7 +100,7 @@ for (const dialect of testDialects()) {
         return;
       }
       const clientError = res.statusCode >= 400 && res.statusCode < 500 && body?.result === 'error' && typeof body.code === 'string';
-      const declared = params.some(([name]) => name in route.params);
+      const declared = params.some(([name]) => name in route.params && !MAY_SUCCEED.has(`${route.method} ${route.url} ${name}`));
       if (declared ? !clientError : res.statusCode >= 500 || (res.statusCode === 200 && body?.result !== 'success')) {
         failures.push(`${what}: ${res.statusCode} ${preview(res.body)}`);
       }
@@ -108,15 +119,19 @@ for (const dialect of testDialects()) {
         const values = inHead ? HEAD_SIZED : OVERSIZED;
         if (!inHead || names.length <= 1) {
           for (const [label, value] of values) {
-            const params = (names.length > 0 ? names : ['unknown']).map((name): [string, Wire] => [name, value]);
+            const params = (names.length > 0 ? names : ['unknown']).map((name): [string, string] => [name, value]);
             await send(route, params, inHead ? 'query' : 'form', failures, `every parameter = ${label}`);
           }
         }
-        // Each parameter alone: the list of ids (what most limits are about) and one other value in turn.
+        // Each parameter alone, with the values in turn (the list of ids, what most limits are about, first).
         for (const [i, name] of names.entries()) {
-          for (const [label, value] of [values[0]!, values[1 + (i % (values.length - 1))]!]) {
-            const params = names.map((other): [string, Wire] => [other, other === name ? value : plausible(other)]);
-            await send(route, params, inHead ? 'query' : 'form', failures, `${name} = ${label}`);
+          const chosen = [values[i % values.length]!];
+          // Parameters that hold lists also get the list of ids, and narrows the narrow-shaped values.
+          if (i % values.length !== 0 && LIST_NAME.test(name)) chosen.push(values[0]!);
+          if (name === 'narrow') chosen.push(...values.filter(([label]) => /narrow|search/.test(label)));
+          for (const [label, value] of chosen) {
+            const params = names.map((other): [string, string] => [other, other === name ? value : plausible(other)]);
+            await send(route, params, inHead ? 'query' : 'json', failures, `${name} = ${label}`);
           }
         }
         assert.equal(failures.length, 0, `${failures.length} bad answers:\n  ${failures.slice(0, 15).join('\n  ')}`);
