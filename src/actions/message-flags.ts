@@ -92,7 +92,7 @@ async function applyFlag(ctx: ActionContext, ids: number[], bit: number, adding:
     historical.push(accessChecked ? id : (await accessMessage(ctx.tx, ctx.actor, id)).message.id);
   }
   const flags = FLAG_BITS.read | FLAG_BITS.historical;
-  // Three values per row: a third of the IN-list chunk keeps the statement's variables as few.
+  // Three values per row: a third of a chunk of rows binds no more values than one IN list does.
   for (const part of chunks(historical, Math.floor(SQL_IN_CHUNK / 3))) {
     await ctx.tx.insertInto('user_message').values(part.map((message_id) => ({ user_id: ctx.actor.id, message_id, flags }))).execute();
   }

@@ -1,6 +1,7 @@
 // Every bound on the work one request may ask for, in one place so that the README can list
-// them. Each keeps a single request well under ~100 ms of event-loop time on a store of a
-// million messages; a request past one gets a 400 naming the limit, never a slow answer or a 500.
+// them. Each aims to keep one request under ~100 ms of event-loop time on a store of a million
+// messages; a request past one gets a 400 naming the limit (413 for a body), never a slow answer
+// or a 500.
 import { ApiError } from '../errors.js';
 
 /**
@@ -23,7 +24,7 @@ export const MAX_FLAG_MESSAGE_IDS = 1000;
 export const MAX_NARROW_TERMS = 50;
 /** Characters of all the search operands of one narrow together. */
 export const MAX_SEARCH_LENGTH = 1000;
-/** Words (and quoted phrases) of all the search operands of one narrow together. */
+/** Words of all the search operands of one narrow together (quoted phrases count their words). */
 export const MAX_SEARCH_WORDS = 50;
 /** Users named by one direct-message recipient list (sending, typing, a dm narrow). */
 export const MAX_DM_RECIPIENTS = 100;
