@@ -8,13 +8,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
-import { COMMON_SEARCH_WORD } from './lib/text.js';
+import { COMMON_SEARCH_WORD, DOMAIN_WORDS } from './lib/text.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/discover.js';
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
+import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
 import { freePort, killAll, probe, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
+import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `Usage: npm run bench -- [options]
@@ -86,6 +88,10 @@ async function main() {
   // Confab on the data set.
   const port = await freePort();
   const nodeFlags = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
+  // The server process notes its event-loop delay (bench/lib/loop-probe.mjs) into this file.
+  const loopFile = join(resultsDir, `${stamp}-loop-delay.log`);
+  process.env.BENCH_LOOP_DELAY_FILE = loopFile;
+  nodeFlags.push(...LOOP_PROBE_FLAGS);
   const entry = serverMode === 'dist' ? [...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   // Rate limits off: the load generators go far past any per-user limit on purpose.
@@ -101,7 +107,7 @@ async function main() {
   const loads: Record<string, LoadResult> = {};
   let confabPeak = NaN;
   try {
-    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes });
+    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile });
   } finally {
     confabPeak = confab.memory()?.peakRssMb ?? NaN;
     await confab.stop();
@@ -149,12 +155,18 @@ interface ScenarioContext {
   rows: Row[];
   loads: Record<string, LoadResult>;
   notes: string[];
+  /** Where the server process writes its event-loop delay. */
+  loopFile: string;
 }
 
 async function runScenarios(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext) {
+  /** When each load ran, to read the server's event-loop delay over the fetch runs afterwards. */
+  const windows: Array<{ connections: number; from: number; to: number }> = [];
   const run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
     log(`${title}, ${connections} connections...`);
+    const from = Date.now();
     const result = await measure(ctx.spec(title, port, connections, { headers: auth, ...rest }));
+    windows.push({ connections, from, to: Date.now() });
     if (result.non2xx > 0 || result.errors > 0) {
       ctx.notes.push(`${title} (${connections} conns): ${result.non2xx} non-2xx answers ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`);
     }
@@ -175,6 +187,7 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
       { operator: 'stream', operand: targets.topic.streamId }, { operator: 'topic', operand: targets.topic.topic }]) },
     { title: `GET /messages search "${targets.searchWord}", 100`, limit: 50, path: history([{ operator: 'search', operand: targets.searchWord }]) },
   ];
+  const fetchWindows = windows.length;
   for (const fetch of fetches) {
     const answer = await probe(port, fetch.path, auth);
     // Without GET /messages the path answers 405 (POST exists) or 404.
@@ -188,6 +201,28 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
     if (found === 0) ctx.notes.push(`${fetch.title}: the answer held no messages`);
     for (const c of ctx.readConnections) await run(fetch.title, c, { path: fetch.path }, 'req/s', latencyTarget(fetch.limit)(c));
   }
+  // One connection shows what a single request holds the loop for; more show requests queued behind each other.
+  await sleep(300);
+  for (const c of ctx.readConnections) {
+    const runs = windows.slice(fetchWindows).filter((w) => w.connections === c);
+    // A short grace after each run: the next run (more connections) starts right after it.
+    const worst = runs.length === 0 ? NaN : Math.max(...runs.map((w) => worstLoopDelay(ctx.loopFile, w.from, w.to, 150)));
+    addLoopDelayRow(ctx, `worst event-loop delay, fetch and search runs, ${c} conn`, worst);
+  }
+
+  // The costliest search a client may send: as many words as allowed, all of them indexed.
+  const words = DOMAIN_WORDS.slice(0, MAX_SEARCH_WORDS).join(' ');
+  const worstFrom = Date.now();
+  let slowest = 0;
+  for (let i = 0; i < 10; i++) {
+    const started = performance.now();
+    const answer = await probe(port, history([{ operator: 'search', operand: words }]), auth);
+    slowest = Math.max(slowest, performance.now() - started);
+    if (answer?.status !== 200) ctx.notes.push(`worst-case search answered ${answer?.status}: ${answer?.body.slice(0, 200)}`);
+  }
+  log(`worst-case search (${MAX_SEARCH_WORDS} words): slowest of 10 answers ${slowest.toFixed(0)} ms`);
+  await sleep(300);
+  addLoopDelayRow(ctx, `worst event-loop delay, ${MAX_SEARCH_WORDS}-word searches`, worstLoopDelay(ctx.loopFile, worstFrom, Date.now()));
 
   const bodyFor = (n: number) =>
     new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
@@ -195,6 +230,15 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
     method: 'POST', path: '/api/v1/messages', bodyFor,
     headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
   }, 'msgs/s', (r) => ({ text: '>= 3000 msgs/s, p99 <= 20 ms', met: r.perSecond >= 3000 && r.p99 <= 20 }));
+}
+
+/** The probe writes a block's length when the block ends: waiting lets its line arrive. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Adds the longest event-loop delay the server saw as a row (target: 100 ms). */
+function addLoopDelayRow(ctx: ScenarioContext, title: string, worst: number): void {
+  log(`${title}: ${worst.toFixed(1)} ms`);
+  ctx.rows.push(processRow(title, worst, 'ms', NaN, { text: '<= 100 ms', met: worst <= 100 }));
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -9,6 +9,7 @@ import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
+import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
 
@@ -25,7 +26,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     logger: false,
     // The client's address (for rate limits) comes from X-Forwarded-For only through named proxies.
     trustProxy: trustProxyOption(services.config),
-    bodyLimit: 25 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),

@@ -8,7 +8,7 @@ const FUNCTION_WORDS = (
   'more when then yes no still any our by an how here did see its new'
 ).split(' ');
 
-const DOMAIN_WORDS = (
+export const DOMAIN_WORDS = (
   'build test review merge branch server client database query index latency cache memory disk network ' +
   'timeout retry error warning crash bug fix patch feature flag config setting option schema migration ' +
   'table column row backup restore upgrade version package dependency library framework compiler runtime ' +

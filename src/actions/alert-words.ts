@@ -1,5 +1,7 @@
 // Adding and removing a user's alert words; every change sends the whole new list.
+import { ApiError } from '../errors.js';
 import { cleanAlertWords } from '../lib/alert-words.js';
+import { MAX_ALERT_WORDS_PER_USER } from '../lib/limits.js';
 import { alertWordsOf } from '../queries/alert-words.js';
 import type { ActionContext } from './context.js';
 
@@ -13,6 +15,9 @@ async function announce(ctx: ActionContext): Promise<string[]> {
 export async function doAddAlertWords(ctx: ActionContext, words: readonly string[]): Promise<string[]> {
   const existing = new Set((await alertWordsOf(ctx.tx, ctx.actor.id)).map((w) => w.toLowerCase()));
   const added = cleanAlertWords(words).filter((word) => !existing.has(word.toLowerCase()));
+  if (existing.size + added.length > MAX_ALERT_WORDS_PER_USER) {
+    throw new ApiError(`Too many alert words (limit: ${MAX_ALERT_WORDS_PER_USER} per user)`);
+  }
   if (added.length > 0) {
     await ctx.tx
       .insertInto('alert_word')

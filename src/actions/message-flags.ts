@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { RecipientType } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { chunks, SQL_IN_CHUNK } from '../lib/limits.js';
 import { EDITABLE_FLAGS, FLAG_BITS, type FlagName, isFlagName } from '../lib/message-flags.js';
 import { accessMessage } from '../queries/messages.js';
 import { unreadDetails } from '../queries/unread-details.js';
@@ -24,24 +25,27 @@ export function checkFlagChange(flag: string, op: string): { flag: FlagName; add
  * word does not tell that it exists.
  */
 async function inUnsubscribedStreams(ctx: ActionContext, ids: number[]): Promise<Map<number, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.tx
-    .selectFrom('message as m')
-    .innerJoin('recipient as r', 'r.id', 'm.recipient_id')
-    .leftJoin('subscription as s', (join) =>
-      join.onRef('s.recipient_id', '=', 'm.recipient_id').on('s.user_id', '=', ctx.actor.id).on('s.active', '=', 1),
-    )
-    .leftJoin('user_message as um', (join) => join.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', ctx.actor.id))
-    .select(['m.id', 'r.type_id', 'um.message_id as received'])
-    .where('m.id', 'in', ids)
-    .where('m.realm_id', '=', ctx.actor.realm_id)
-    .where('r.type', '=', RecipientType.STREAM)
-    .where('s.id', 'is', null)
-    .execute();
-  for (const row of rows) {
-    if (row.received === null) await accessMessage(ctx.tx, ctx.actor, row.id);
+  const out = new Map<number, number>();
+  for (const part of chunks(ids)) {
+    const rows = await ctx.tx
+      .selectFrom('message as m')
+      .innerJoin('recipient as r', 'r.id', 'm.recipient_id')
+      .leftJoin('subscription as s', (join) =>
+        join.onRef('s.recipient_id', '=', 'm.recipient_id').on('s.user_id', '=', ctx.actor.id).on('s.active', '=', 1),
+      )
+      .leftJoin('user_message as um', (join) => join.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', ctx.actor.id))
+      .select(['m.id', 'r.type_id', 'um.message_id as received'])
+      .where('m.id', 'in', part)
+      .where('m.realm_id', '=', ctx.actor.realm_id)
+      .where('r.type', '=', RecipientType.STREAM)
+      .where('s.id', 'is', null)
+      .execute();
+    for (const row of rows) {
+      if (row.received === null) await accessMessage(ctx.tx, ctx.actor, row.id);
+      out.set(row.id, row.type_id);
+    }
   }
-  return new Map(rows.map((r) => [r.id, r.type_id]));
+  return out;
 }
 
 export interface FlagChange {
@@ -87,24 +91,32 @@ export async function changeMessageFlags(
 
 /** Sets or clears the bit on the user's rows, creating historical rows first; returns the changed ids. */
 async function applyFlag(ctx: ActionContext, ids: number[], bit: number, adding: boolean, accessChecked: boolean): Promise<number[]> {
-  const own = await ctx.tx.selectFrom('user_message').select('message_id').where('user_id', '=', ctx.actor.id).where('message_id', 'in', ids).execute();
-  const received = new Set(own.map((r) => r.message_id));
+  const received = new Set<number>();
+  for (const part of chunks(ids)) {
+    const own = await ctx.tx.selectFrom('user_message').select('message_id').where('user_id', '=', ctx.actor.id).where('message_id', 'in', part).execute();
+    for (const r of own) received.add(r.message_id);
+  }
   // Flags on messages never received (stream history) live on new "historical" rows.
   const historical = [];
   for (const id of ids.filter((id) => !received.has(id))) {
     historical.push(accessChecked ? id : (await accessMessage(ctx.tx, ctx.actor, id)).message.id);
   }
-  if (historical.length > 0) {
-    const flags = FLAG_BITS.read | FLAG_BITS.historical;
-    await ctx.tx.insertInto('user_message').values(historical.map((message_id) => ({ user_id: ctx.actor.id, message_id, flags }))).execute();
+  const flags = FLAG_BITS.read | FLAG_BITS.historical;
+  // Three values per row: a third of a chunk of rows binds no more values than one IN list does.
+  for (const part of chunks(historical, Math.floor(SQL_IN_CHUNK / 3))) {
+    await ctx.tx.insertInto('user_message').values(part.map((message_id) => ({ user_id: ctx.actor.id, message_id, flags }))).execute();
   }
-  const changed = await ctx.tx
-    .updateTable('user_message')
-    .set({ flags: adding ? sql`flags | ${bit}` : sql`flags & ${~bit}` })
-    .where('user_id', '=', ctx.actor.id)
-    .where('message_id', 'in', ids)
-    .where(sql`(flags & ${bit})`, adding ? '=' : '<>', 0)
-    .returning('message_id')
-    .execute();
-  return changed.map((r) => r.message_id);
+  const changed: number[] = [];
+  for (const part of chunks(ids)) {
+    const rows = await ctx.tx
+      .updateTable('user_message')
+      .set({ flags: adding ? sql`flags | ${bit}` : sql`flags & ${~bit}` })
+      .where('user_id', '=', ctx.actor.id)
+      .where('message_id', 'in', part)
+      .where(sql`(flags & ${bit})`, adding ? '=' : '<>', 0)
+      .returning('message_id')
+      .execute();
+    for (const r of rows) changed.push(r.message_id);
+  }
+  return changed;
 }

@@ -1,6 +1,7 @@
 // GET /messages: a range of messages around an anchor, through a narrow.
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { MAX_NARROW_TERMS } from '../lib/limits.js';
 import { narrowSchema } from '../lib/narrow/parse.js';
 import { getMessages } from '../queries/message-fetch.js';
 
@@ -13,7 +14,7 @@ export default endpoint({
     include_anchor: p.bool().default(true),
     num_before: p.int({ min: 0 }).default(0),
     num_after: p.int({ min: 0 }).default(0),
-    narrow: p.json(narrowSchema.nullable()).then((terms) => terms ?? []).default([]),
+    narrow: p.json(narrowSchema.nullable(), { maxItems: MAX_NARROW_TERMS }).then((terms) => terms ?? []).default([]),
     client_gravatar: p.bool().default(true),
     apply_markdown: p.bool().default(true),
     use_first_unread_anchor: p.bool().default(false),

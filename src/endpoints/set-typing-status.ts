@@ -4,6 +4,7 @@ import { sendTypingNotification, type TypingTarget } from '../actions/typing.js'
 import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { MAX_DM_RECIPIENTS } from '../lib/limits.js';
 
 /**
  * The stream typing is addressed to. `stream_id` names it; without it, a one-element `to` list
@@ -28,7 +29,7 @@ export default endpoint({
     // `private` and `channel` are the older and newer names of `direct` and `stream`.
     type: p.choice(['direct', 'private', 'stream', 'channel']).default('direct'),
     op: p.choice(['start', 'stop']),
-    to: p.json(z.array(z.number().int())).optional(),
+    to: p.json(z.array(z.number().int()), { maxItems: MAX_DM_RECIPIENTS }).optional(),
     stream_id: p.int().optional(),
     topic: p.string().optional(),
   },

@@ -6,6 +6,7 @@ import { MAX_STREAM_DESCRIPTION_LENGTH } from '../actions/stream-create.js';
 import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { checkSubscriptionChanges } from '../lib/limits.js';
 import { checkPostPolicy, parseRetentionDays } from '../lib/stream-update-rules.js';
 
 const STREAM_REQUEST_KEYS = ['name', 'description', 'color'];
@@ -64,6 +65,7 @@ export default endpoint({
     can_remove_subscribers_group: p.int().optional(),
   },
   async handler({ params, user, realm, services }) {
+    checkSubscriptionChanges(params.subscriptions.length, params.principals?.length ?? 1);
     const result = await runAction(services, user, realm, (ctx) =>
       checkAddSubscriptions(ctx, {
         subscriptions: params.subscriptions,

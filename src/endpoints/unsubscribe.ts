@@ -4,6 +4,7 @@ import { runAction } from '../actions/context.js';
 import { checkRemoveSubscriptions } from '../actions/unsubscribe.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { checkSubscriptionChanges } from '../lib/limits.js';
 import { principalList } from './subscribe.js';
 
 export default endpoint({
@@ -14,6 +15,7 @@ export default endpoint({
     principals: p.json(z.unknown()).then(principalList).optional(),
   },
   async handler({ params, user, realm, services }) {
+    checkSubscriptionChanges(params.subscriptions.length, params.principals?.length ?? 1);
     const result = await runAction(services, user, realm, (ctx) =>
       checkRemoveSubscriptions(ctx, params.subscriptions, params.principals ?? null),
     );

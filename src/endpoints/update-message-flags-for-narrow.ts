@@ -3,6 +3,7 @@ import { runAction } from '../actions/context.js';
 import { doUpdateMessageFlagsForNarrow } from '../actions/message-flags-narrow.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { MAX_NARROW_TERMS } from '../lib/limits.js';
 import { narrowSchema } from '../lib/narrow/parse.js';
 import { parseAnchor } from '../queries/message-fetch.js';
 
@@ -15,7 +16,7 @@ export default endpoint({
     include_anchor: p.bool().default(true),
     num_before: p.int({ min: 0 }),
     num_after: p.int({ min: 0 }),
-    narrow: p.json(narrowSchema.nullable()).then((terms) => terms ?? []),
+    narrow: p.json(narrowSchema.nullable(), { maxItems: MAX_NARROW_TERMS }).then((terms) => terms ?? []),
     op: p.string(),
     flag: p.string(),
   },

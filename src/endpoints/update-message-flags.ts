@@ -4,12 +4,13 @@ import { runAction } from '../actions/context.js';
 import { doUpdateMessageFlags } from '../actions/message-flags.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
+import { MAX_FLAG_MESSAGE_IDS } from '../lib/limits.js';
 
 export default endpoint({
   method: 'POST',
   url: '/messages/flags',
   params: {
-    messages: p.json(z.array(z.number().int())),
+    messages: p.json(z.array(z.number().int()), { maxItems: MAX_FLAG_MESSAGE_IDS }),
     op: p.string(),
     flag: p.string(),
   },

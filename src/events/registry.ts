@@ -1,6 +1,7 @@
 // The process's event queues: takes deliveries from the bus, hands each to the queues it is for
 // (filtered and shaped per client in shape.ts), and serves long-polls.
 import { BadEventQueueIdError } from '../errors.js';
+import { MAX_QUEUES_PER_USER } from '../lib/limits.js';
 import { normalizeNarrow } from '../lib/narrow/parse.js';
 import { buildNarrowPredicate, type MessagePredicate } from '../lib/narrow/predicate.js';
 import type { ResolvedNarrow } from '../lib/narrow/types.js';
@@ -218,6 +219,25 @@ export class QueueRegistry implements EventQueues {
     const { userId, realmId, allPublicStreams } = entry.queue.spec;
     addTo(this.byUser, userId, entry);
     if (allPublicStreams) addTo(this.allPublic, realmId, entry);
+    this.evictPast(userId, entry);
+  }
+
+  /**
+   * Every delivery to a user costs one push per queue they hold, so a client that registers in a
+   * loop must not pile queues up: past the limit the least recently used other queue goes (its
+   * client gets the usual BAD_EVENT_QUEUE_ID and registers again).
+   */
+  private evictPast(userId: number, keep: Entry): void {
+    const owned = this.byUser.get(userId);
+    while (owned && owned.size > MAX_QUEUES_PER_USER) {
+      let oldest: Entry | undefined;
+      for (const entry of owned) {
+        if (entry !== keep && (!oldest || entry.queue.lastAccess < oldest.queue.lastAccess)) oldest = entry;
+      }
+      if (!oldest) return;
+      oldest.queue.finishWaiter();
+      this.remove(oldest.queue.id);
+    }
   }
 
   private remove(queueId: string): void {

@@ -3,6 +3,7 @@
 // anything not declared is reported back in ignored_parameters_unsupported.
 import type { z } from 'zod';
 import { ApiError, InvalidJsonError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
+import { MAX_JSON_DEPTH, MAX_LIST_ITEMS, tooManyItems } from '../lib/limits.js';
 import { parseJsonValue } from '../lib/settings-registry.js';
 
 export type RawParams = Record<string, string>;
@@ -93,10 +94,15 @@ export const p = {
     });
   },
 
-  /** A JSON value checked by a zod schema. */
-  json<S extends z.ZodType>(schema: S): Param<z.output<S>> {
+  /**
+   * A JSON value checked by a zod schema. Lists hold at most MAX_LIST_ITEMS items (the
+   * top-level list `maxItems`, when given) and values nest at most MAX_JSON_DEPTH deep,
+   * checked before the schema so that no oversized value costs more than its parse.
+   */
+  json<S extends z.ZodType>(schema: S, options: { maxItems?: number } = {}): Param<z.output<S>> {
     return new Param((raw, name) => {
       const value = parseJsonValue(raw, name);
+      checkJsonBounds(value, name, options.maxItems ?? MAX_LIST_ITEMS);
       const result = schema.safeParse(value);
       if (!result.success) throw invalid(zodMessage(result.error.issues[0]!, name));
       return result.data;
@@ -127,6 +133,24 @@ export const p = {
   },
 };
 
+/** Walks a parsed JSON value (without recursion: it may be deep) and refuses oversized lists and nesting. */
+export function checkJsonBounds(value: unknown, name: string, topMaxItems = MAX_LIST_ITEMS): void {
+  if (value === null || typeof value !== 'object') return;
+  const stack: Array<{ value: object; depth: number; path: string }> = [{ value, depth: 1, path: name }];
+  while (stack.length > 0) {
+    const { value: node, depth, path } = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH) throw new ApiError(`${name} is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+    const entries: Array<[string, unknown]> = Array.isArray(node)
+      ? node.map((item, i) => [`[${i}]`, item])
+      : Object.entries(node).map(([key, item]) => [`[${JSON.stringify(key)}]`, item]);
+    const limit = depth === 1 ? topMaxItems : MAX_LIST_ITEMS;
+    if (entries.length > limit) throw tooManyItems(path, limit);
+    for (const [key, item] of entries) {
+      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1, path: path + key });
+    }
+  }
+}
+
 type Issue = z.core.$ZodIssue;
 
 /** Zulip's wording for a failed check, with the path of the offending element (to[1], narrow[0]["operand"]). */
@@ -148,6 +172,7 @@ export function zodMessage(issue: Issue, name: string): string {
       return `${varName} is too small`;
     case 'too_big':
       if (issue.origin === 'string') return `${varName} is too long (limit: ${issue.maximum} characters)`;
+      if (issue.origin === 'array') return `${varName} is too long (limit: ${issue.maximum} items)`;
       return `${varName} is too large`;
     case 'invalid_value':
     case 'invalid_union':

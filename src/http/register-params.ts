@@ -5,6 +5,7 @@ import { ApiError } from '../errors.js';
 import type { RegisterRequest } from '../events/state/register.js';
 import type { ClientCapabilities } from '../events/types.js';
 import { type ParamValues, p } from './params.js';
+import { MAX_NARROW_TERMS } from '../lib/limits.js';
 import type { NarrowTerm } from '../lib/narrow/types.js';
 
 /** Operators a queue's narrow may use; it filters message events in memory. */
@@ -69,7 +70,7 @@ const DEFAULT_CAPABILITIES: ClientCapabilities = {
 
 export const queueParams = {
   event_types: p.json(eventTypeList).default(null),
-  narrow: p.json(narrowPairs).then(checkQueueNarrow).default([]),
+  narrow: p.json(narrowPairs, { maxItems: MAX_NARROW_TERMS }).then(checkQueueNarrow).default([]),
   client_capabilities: p.json(capabilitiesSchema).default(DEFAULT_CAPABILITIES),
   apply_markdown: p.bool().default(false),
   client_gravatar: p.bool().default(true),

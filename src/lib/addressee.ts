@@ -1,5 +1,6 @@
 // Reads POST /messages' `type`, `to` and `topic` into who a message is for. No lookups here.
 import { ApiError } from '../errors.js';
+import { MAX_DM_RECIPIENTS, tooManyItems } from './limits.js';
 
 export type Addressee =
   | { kind: 'stream'; streamId: number; streamName?: undefined; topic: string }
@@ -40,6 +41,7 @@ function directAddressee(rawTo: string): Addressee {
       ? [parsed]
       : rawTo.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (list.length === 0) throw new ApiError('Message must have recipients');
+  if (list.length > MAX_DM_RECIPIENTS) throw tooManyItems('to', MAX_DM_RECIPIENTS);
   if (list.every((v) => typeof v === 'number')) {
     if (!list.every((v) => Number.isSafeInteger(v))) throw new ApiError('Invalid user ID');
     return { kind: 'direct', userIds: list as number[] };

@@ -1,7 +1,6 @@
 // Alert words: which words a user keeps, and whether a message contains one of them.
 
-/** The longest alert word accepted. */
-export const MAX_ALERT_WORD_LENGTH = 100;
+export { MAX_ALERT_WORD_LENGTH } from './limits.js';
 
 /** Trimmed, without empty words, and each word once whatever its case (the first spelling wins). */
 export function cleanAlertWords(words: readonly string[]): string[] {

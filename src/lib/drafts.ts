@@ -1,6 +1,7 @@
 // The Draft resource: its accepted shape and the rules that need no store.
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { MAX_DM_RECIPIENTS } from './limits.js';
 import { normalizeContent, truncateTopic } from './message-content.js';
 
 const MAX_TIMESTAMP = 253_402_300_799;
@@ -11,7 +12,7 @@ export type DraftType = (typeof DRAFT_TYPES)[number];
 /** One draft as clients send it (POST /drafts, PATCH /drafts/{id}); unknown keys are refused. */
 export const draftInput = z.strictObject({
   type: z.enum(DRAFT_TYPES),
-  to: z.array(z.number().int()),
+  to: z.array(z.number().int()).max(MAX_DM_RECIPIENTS),
   topic: z.string(),
   content: z.string().trim().min(1),
   // Beyond the year 9999 no date column can hold it.

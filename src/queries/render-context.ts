@@ -152,7 +152,7 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
     lookupUserGroup: (name) => groups.get(name),
     lookupStream: (name) => streams.get(name.toLowerCase()),
     topicLatestMessageId: (streamId, topic) => topics.get(`${streamId}\u0000${topic.toLowerCase()}`),
-    linkify: (text) => findLinkifierMatches(text, linkifiers),
+    linkify: (text, checkBudget) => findLinkifierMatches(text, linkifiers, checkBudget),
     defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
     realmUrl: realm.url.replace(/\/+$/, ''),
   };

@@ -2,6 +2,7 @@
 // whether its stream is muted, and whether it mentions the user.
 import type { DbOrTx } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
+import { chunks } from '../lib/limits.js';
 import { MENTION_MASK } from '../lib/message-flags.js';
 
 export type UnreadDetail =
@@ -9,8 +10,13 @@ export type UnreadDetail =
   | { type: 'private'; user_ids: number[]; mentioned?: true };
 
 export async function unreadDetails(db: DbOrTx, userId: number, messageIds: number[]): Promise<Record<string, UnreadDetail>> {
-  if (messageIds.length === 0) return {};
-  const rows = await db
+  const details: Record<string, UnreadDetail> = {};
+  for (const part of chunks(messageIds)) addDetails(details, userId, await detailRows(db, userId, part));
+  return details;
+}
+
+function detailRows(db: DbOrTx, userId: number, messageIds: number[]) {
+  return db
     .selectFrom('message as m')
     .innerJoin('recipient as r', 'r.id', 'm.recipient_id')
     .innerJoin('user_message as um', (join) => join.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', userId))
@@ -21,7 +27,9 @@ export async function unreadDetails(db: DbOrTx, userId: number, messageIds: numb
     .select(['m.id', 'm.sender_id', 'm.subject', 'r.type', 'r.type_id', 'um.flags', 's.is_muted', 'g.huddle_hash'])
     .where('m.id', 'in', messageIds)
     .execute();
-  const details: Record<string, UnreadDetail> = {};
+}
+
+function addDetails(details: Record<string, UnreadDetail>, userId: number, rows: Awaited<ReturnType<typeof detailRows>>): void {
   for (const row of rows) {
     const mentioned = (row.flags & MENTION_MASK) !== 0 ? { mentioned: true as const } : {};
     if (row.type === RecipientType.STREAM) {
@@ -33,5 +41,4 @@ export async function unreadDetails(db: DbOrTx, userId: number, messageIds: numb
     const others = [...new Set(members)].filter((id) => id !== userId).sort((a, b) => a - b);
     details[row.id] = { type: 'private', user_ids: others, ...mentioned };
   }
-  return details;
 }

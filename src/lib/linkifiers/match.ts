@@ -15,6 +15,13 @@ const RUN_MEMO_SIZE = 5000;
 
 export type { LinkifierMatch };
 
+/**
+ * Called between candidate positions of a scan; throws to stop a scan that has run past the
+ * render's time budget (a pattern with no literal to look for may try every position of a long text).
+ */
+export type BudgetCheck = () => void;
+const unbounded: BudgetCheck = () => {};
+
 export interface LinkifierRow {
   id: number;
   pattern: string;
@@ -114,9 +121,10 @@ interface Found {
  * a literal); the first that passes both boundary checks is the bounded pattern's match, and a
  * position whose first choice ends badly gets a try anchored there (the pattern may end elsewhere).
  */
-function nextMatch(linkifier: CompiledLinkifier, text: string, plain: Matcher, pos: number): Found | undefined {
+function nextMatch(linkifier: CompiledLinkifier, text: string, plain: Matcher, pos: number, check: BudgetCheck): Found | undefined {
   let from = pos;
   while (from <= text.length && plain.find(from)) {
+    check();
     const start = Number(plain.start());
     if (!linkifier.contextFree) {
       const bounded = linkifier.bounded.matcher(text);
@@ -156,9 +164,10 @@ function pushFast(linkifier: CompiledLinkifier, fast: RegExp, text: string, star
 }
 
 /** A pattern with a literal prefix and a native expression: each occurrence of the prefix is a candidate. */
-function scanPrefixed(linkifier: CompiledLinkifier, fast: RegExp, text: string, out: TextLink[]): void {
+function scanPrefixed(linkifier: CompiledLinkifier, fast: RegExp, text: string, out: TextLink[], check: BudgetCheck): void {
   let pos = 0;
   for (let at = text.indexOf(linkifier.prefix); at >= 0; at = text.indexOf(linkifier.prefix, at + 1)) {
+    check();
     if (!mayStartAt(text, at, pos)) continue;
     if (pushFast(linkifier, fast, text, at, out)) {
       pos = out[out.length - 1]!.end;
@@ -168,9 +177,10 @@ function scanPrefixed(linkifier: CompiledLinkifier, fast: RegExp, text: string, 
 }
 
 /** A pattern that stays inside runs matches at most once per run, at its start. */
-function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run[], out: TextLink[]): void {
+function scanRuns(linkifier: CompiledLinkifier, text: string, runs: readonly Run[], out: TextLink[], check: BudgetCheck): void {
   const memo = linkifier.runMemo;
   for (const run of runs) {
+    check();
     if (!run.text.startsWith(linkifier.prefix)) continue;
     if (linkifier.literals.some((literal) => !run.text.includes(literal))) continue;
     // The run and the boundary character after it are all a match can see.
@@ -201,14 +211,15 @@ class TextRuns {
 }
 
 /** Every match of one linkifier, left to right, not overlapping each other. */
-function scanLinkifier(linkifier: CompiledLinkifier, text: string, out: TextLink[], runs = new TextRuns(text)): void {
+function scanLinkifier(linkifier: CompiledLinkifier, text: string, out: TextLink[], runs: TextRuns, check: BudgetCheck): void {
   for (const literal of linkifier.literals) if (!text.includes(literal)) return;
-  if (linkifier.fast && linkifier.prefix !== '') return scanPrefixed(linkifier, linkifier.fast, text, out);
-  if (linkifier.withinRuns) return scanRuns(linkifier, text, runs.get(), out);
+  if (linkifier.fast && linkifier.prefix !== '') return scanPrefixed(linkifier, linkifier.fast, text, out, check);
+  if (linkifier.withinRuns) return scanRuns(linkifier, text, runs.get(), out, check);
   const plain = linkifier.regex.matcher(text);
   let pos = 0;
   while (pos <= text.length) {
-    const found = nextMatch(linkifier, text, plain, pos);
+    check();
+    const found = nextMatch(linkifier, text, plain, pos, check);
     if (!found) return;
     const end = push(linkifier, text, found, out);
     // The character after the match may be the one before the next match: resume at the match's end.
@@ -235,20 +246,25 @@ export function findLinkifierLinks(
   text: string,
   linkifiers: readonly CompiledLinkifier[],
   keep?: (link: TextLink) => boolean,
+  check: BudgetCheck = unbounded,
 ): TextLink[] {
   const accepted: TextLink[] = [];
   if (text === '') return accepted;
   const runs = new TextRuns(text);
   for (const linkifier of linkifiers) {
     const found: TextLink[] = [];
-    scanLinkifier(linkifier, text, found, runs);
+    scanLinkifier(linkifier, text, found, runs, check);
     acceptNonOverlapping(accepted, keep ? found.filter(keep) : found);
   }
   return accepted.sort((a, b) => a.start - b.start);
 }
 
 /** Linkifier matches in one run of text: [start, end) offsets (UTF-16) and the expanded URL. */
-export function findLinkifierMatches(text: string, linkifiers: readonly CompiledLinkifier[]): LinkifierMatch[] {
+export function findLinkifierMatches(
+  text: string,
+  linkifiers: readonly CompiledLinkifier[],
+  check: BudgetCheck = unbounded,
+): LinkifierMatch[] {
   if (linkifiers.length === 0) return [];
-  return findLinkifierLinks(text, linkifiers).map(({ start, end, url }) => ({ start, end, url }));
+  return findLinkifierLinks(text, linkifiers, undefined, check).map(({ start, end, url }) => ({ start, end, url }));
 }

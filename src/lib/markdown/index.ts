@@ -1,6 +1,7 @@
 // The renderer interface every message, description and preview goes through: the chat dialect of
 // Markdown (see engine.ts) turned into the reference's HTML, plus what the message mentions.
 import { ApiError } from '../../errors.js';
+import { RENDER_TIME_LIMIT_MS } from '../limits.js';
 import { markdownEngine } from './engine.js';
 import { MarkdownRenderingError, type RenderContext, type RenderEnv, type RenderResult } from './types.js';
 
@@ -11,13 +12,12 @@ export * from './types.js';
 export const MAX_RENDER_INPUT = 100_000;
 /** Larger output means something went wrong; the reference refuses it too. */
 export const MAX_RENDERED_LENGTH = 1_000_000;
-const DEFAULT_TIME_LIMIT_MS = 1000;
 
 export function renderMarkdown(content: string, context: RenderContext = {}): RenderResult {
   if (content.length > MAX_RENDER_INPUT) throw new MarkdownRenderingError(`Content exceeds ${MAX_RENDER_INPUT} characters`);
   const env: RenderEnv = {
     context,
-    deadline: Date.now() + (context.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
+    deadline: Date.now() + (context.timeLimitMs ?? RENDER_TIME_LIMIT_MS),
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
     streamWildcard: false,

@@ -27,7 +27,7 @@ function overlaps(pieces: Piece[], start: number, end: number): boolean {
 function textPieces(text: string, env: RenderEnv): Piece[] {
   const pieces: Piece[] = [];
   const links = findBareDomains(text);
-  if (env.context.linkify) links.push(...env.context.linkify(text));
+  if (env.context.linkify) links.push(...env.context.linkify(text, () => checkBudget(env)));
   for (const hit of links) {
     if (!(hit.start >= 0 && hit.end <= text.length && hit.start < hit.end) || !isSafeUrl(hit.url)) continue;
     if (!overlaps(pieces, hit.start, hit.end)) pieces.push({ start: hit.start, end: hit.end, url: hit.url });

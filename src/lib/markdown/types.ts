@@ -32,13 +32,16 @@ export interface RenderContext {
   lookupStream?: (name: string) => LinkableStream | undefined;
   /** The newest message id in a topic, for the /with/ part of topic links. */
   topicLatestMessageId?: (streamId: number, topic: string) => number | undefined;
-  /** Linkifier matches in a run of plain text (never called inside code or links). */
-  linkify?: (text: string) => LinkifierMatch[];
+  /**
+   * Linkifier matches in a run of plain text (never called inside code or links). A scan calls
+   * `checkBudget` as it goes, which throws once the render has run out of time.
+   */
+  linkify?: (text: string, checkBudget: () => void) => LinkifierMatch[];
   /** The realm's URL (no trailing slash): links into the realm's own app become relative. */
   realmUrl?: string;
   /** The realm's language for code blocks that name none (default_code_block_language). */
   defaultCodeLanguage?: string;
-  /** Rendering budget in milliseconds (default 1000). */
+  /** Rendering budget in milliseconds (default RENDER_TIME_LIMIT_MS, lib/limits.ts). */
   timeLimitMs?: number;
 }
 

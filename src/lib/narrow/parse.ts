@@ -10,6 +10,8 @@
 // may see, never add any.
 import { z } from 'zod';
 import { BadNarrowError, InvalidOperatorCombinationError } from '../../errors.js';
+import { MAX_DM_RECIPIENTS, MAX_SEARCH_LENGTH, MAX_SEARCH_WORDS } from '../limits.js';
+import { searchWords } from './search.js';
 import {
   CHANNELS_OPERANDS,
   HAS_OPERANDS,
@@ -56,8 +58,11 @@ function operandProblem(operator: string, operand: unknown): string | null {
     return ok ? null : 'operand is not a string or integer';
   }
   if (ID_LIST_OPERATORS.has(operator)) {
-    if (typeof operand === 'string') return null;
+    if (typeof operand === 'string') {
+      return operand.split(',').length > MAX_DM_RECIPIENTS ? `operand is too long (limit: ${MAX_DM_RECIPIENTS} items)` : null;
+    }
     if (!Array.isArray(operand)) return 'operand is not a string or an integer list';
+    if (operand.length > MAX_DM_RECIPIENTS) return `operand is too long (limit: ${MAX_DM_RECIPIENTS} items)`;
     const bad = operand.findIndex((item) => typeof item !== 'number' || !Number.isInteger(item));
     return bad === -1 ? null : `operand[${bad}] is not an integer`;
   }
@@ -94,8 +99,30 @@ function toTerm(element: unknown, ctx: Ctx): NarrowTerm {
   return { operator: operator as string, operand: operand as NarrowTerm['operand'], negated };
 }
 
-/** The `narrow` parameter: a JSON list of {operator, operand, negated?} dicts or [operator, operand] pairs. */
-export const narrowSchema = z.array(z.unknown().transform(toTerm));
+/**
+ * Search is the one operator whose cost grows with its operand: every word is one more index
+ * lookup, stem and highlight pass. All search operands of a narrow count together.
+ */
+function checkSearchBounds(terms: NarrowTerm[], ctx: Ctx): void {
+  let length = 0;
+  let words = 0;
+  for (const term of terms) {
+    if (term.operator !== 'search' || typeof term.operand !== 'string') continue;
+    length += term.operand.length;
+    if (length > MAX_SEARCH_LENGTH) {
+      fail(ctx, terms, `Search query is too long (limit: ${MAX_SEARCH_LENGTH} characters)`);
+      return;
+    }
+    words += searchWords(term.operand).length;
+  }
+  if (words > MAX_SEARCH_WORDS) fail(ctx, terms, `Search query has too many words (limit: ${MAX_SEARCH_WORDS} words)`);
+}
+
+/**
+ * The `narrow` parameter: a JSON list of {operator, operand, negated?} dicts or [operator, operand]
+ * pairs. Its length is bounded where it is declared (MAX_NARROW_TERMS, see http/params.ts).
+ */
+export const narrowSchema = z.array(z.unknown().transform(toTerm)).superRefine(checkSearchBounds);
 
 function oneOf<const V extends string>(values: readonly V[], operand: NarrowTerm['operand']): V | undefined {
   return typeof operand === 'string' && (values as readonly string[]).includes(operand) ? (operand as V) : undefined;

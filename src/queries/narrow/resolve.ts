@@ -146,6 +146,8 @@ export async function resolveNarrow(
 
   const conditions: Condition[] = [];
   const searchOperands: string[] = [];
+  // Every topic term without a channel needs the same list: read it once.
+  let allStreamRecipients: Promise<number[]> | undefined;
   let includeHistory = false;
   let scopeStreamId: number | null = null;
   let scopeSeen = false;
@@ -170,7 +172,7 @@ export async function resolveNarrow(
       }
       case 'topic': {
         const channelNamed = terms.some((t) => t.operator === 'channel' && !t.negated);
-        const streamRecipientIds = channelNamed ? undefined : await streamRecipients(db, realm.id);
+        const streamRecipientIds = channelNamed ? undefined : await (allStreamRecipients ??= streamRecipients(db, realm.id));
         conditions.push({ kind: 'topic', topic: term.operand, streamRecipientIds, negated });
         break;
       }

@@ -59,7 +59,9 @@ function recipientIn(ids: readonly number[], ctx: SqlContext): Cond {
   if (ids.length === 1) return sql<SqlBool>`m.recipient_id = ${ids[0]}`;
   // One array parameter on PostgreSQL, however many streams a realm has.
   if (ctx.dialect === 'postgres') return sql<SqlBool>`m.recipient_id = ANY(${[...ids]})`;
-  return sql<SqlBool>`m.recipient_id IN (${sql.join(ids)})`;
+  // Ids from the store, written inline: a narrow of many terms over a realm of many streams
+  // would otherwise need more variables than one SQLite statement may have.
+  return sql<SqlBool>`m.recipient_id IN (${sql.join(ids.map((id) => sql.lit(Math.trunc(id))))})`;
 }
 
 /** Whether the viewer has a topic row with one of these policies for the message's topic. */
