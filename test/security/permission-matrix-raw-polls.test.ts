@@ -3,10 +3,11 @@
 // matrix are checked on that path too: a user deactivated after polling, and credentials taken
 // to another organization's host, get the same 401 as on every other route.
 import assert from 'node:assert/strict';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, expectSuccess } from '../support/client.js';
 import { OTHER_HOST, createOtherRealm, setup, type TestContext } from '../support/context.js';
+import { rawRequest } from '../support/raw-http.js';
 import { DEV_HOST } from './matrix-fixture.js';
 
 interface Answer {
@@ -18,28 +19,13 @@ interface Answer {
 }
 
 /** Sends one plain poll as the first request of a new connection and reads its answer. */
-function rawPoll(port: number, host: string, authorization: string, queueId: string): Promise<Answer> {
-  const socket = connect(port, '127.0.0.1');
-  socket.write(`GET /api/v1/events?queue_id=${queueId}&last_event_id=-1&dont_block=true HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${authorization}\r\n\r\n`);
-  return new Promise((resolve, reject) => {
-    let buffered = Buffer.alloc(0);
-    socket.on('error', reject);
-    socket.on('data', (chunk) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = buffered.toString('latin1', 0, end);
-      const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
-      if (!Number.isFinite(length) || buffered.length < end + 4 + length) return;
-      socket.destroy();
-      resolve({
-        status: Number(head.slice(9, 12)),
-        raw: head.includes('\r\nContent-Type: '),
-        wwwAuthenticate: /\r\nwww-authenticate: ([^\r]*)/i.exec(head)?.[1],
-        body: JSON.parse(buffered.toString('utf8', end + 4, end + 4 + length)),
-      });
-    });
-  });
+async function rawPoll(port: number, host: string, authorization: string, queueId: string): Promise<Answer> {
+  const answer = await rawRequest(
+    port,
+    `GET /api/v1/events?queue_id=${queueId}&last_event_id=-1&dont_block=true HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${authorization}\r\n\r\n`,
+  );
+  const wwwAuthenticate = /\r\nwww-authenticate: ([^\r]*)/i.exec(answer.head)?.[1];
+  return { status: answer.status, raw: answer.raw, wwwAuthenticate, body: answer.body };
 }
 
 const pick = (answer: Answer) => ({ status: answer.status, raw: answer.raw });

@@ -5,7 +5,7 @@
 // command line does from another process.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -17,15 +17,9 @@ import { ApiClient, type ApiResponse, expectSuccess } from '../support/client.js
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { queueSpec } from '../support/queue-spec.js';
+import { type RawAnswer, rawRequest } from '../support/raw-http.js';
 
 const unauthorized = (msg: string) => ({ status: 401, body: { result: 'error', msg, code: 'UNAUTHORIZED' } });
-
-interface RawAnswer {
-  status: number;
-  body: any;
-  /** Answered on the raw socket path (its header names are capitalized). */
-  raw: boolean;
-}
 
 for (const dialect of testDialects()) {
   describe(`remembered poll credentials [${dialect}]`, () => {
@@ -43,25 +37,8 @@ for (const dialect of testDialects()) {
       ctx.services.db.selectFrom('user_profile').selectAll().where('id', '=', ctx.seed.users[name].id).executeTakeFirstOrThrow();
 
     /** One GET on a new connection, so the raw path reads it first. */
-    function rawGet(target: string, authorization: string): Promise<RawAnswer> {
-      return new Promise((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1');
-        let buffered = Buffer.alloc(0);
-        socket.on('error', reject);
-        socket.on('data', (chunk) => {
-          buffered = Buffer.concat([buffered, chunk]);
-          const end = buffered.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          const head = buffered.toString('latin1', 0, end);
-          const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
-          if (buffered.length < end + 4 + length) return;
-          socket.destroy();
-          const body = JSON.parse(buffered.toString('utf8', end + 4, end + 4 + length));
-          resolve({ status: Number(head.slice(9, 12)), body, raw: head.includes('\r\nContent-Type: ') });
-        });
-        socket.write(`GET /api/v1${target} HTTP/1.1\r\nHost: confab.test\r\nAuthorization: ${authorization}\r\n\r\n`);
-      });
-    }
+    const rawGet = (target: string, authorization: string): Promise<RawAnswer> =>
+      rawRequest(port, `GET /api/v1${target} HTTP/1.1\r\nHost: confab.test\r\nAuthorization: ${authorization}\r\n\r\n`);
 
     /** Polls through the server's request listener, through the raw socket path, and a normal route. */
     async function everyPath(authorization: string, queueId: string) {
