@@ -10,6 +10,7 @@ import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { getUserByEmail, listUsers } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
+import { announceGroupMemberships } from './user-group-membership.js';
 
 export interface NewUserSpec {
   email: string;
@@ -88,7 +89,9 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
   await ctx.tx.updateTable('user_profile').set({ recipient_id: recipient.id, email }).where('id', '=', id).execute();
   const user = { ...row, id, email, recipient_id: recipient.id } as UserRow;
 
-  announceNewUser(ctx, user, await listUsers(ctx.tx, realm.id, { activeOnly: true }));
+  const everyone = await listUsers(ctx.tx, realm.id, { activeOnly: true });
+  announceNewUser(ctx, user, everyone);
+  await announceGroupMemberships(ctx, realm, user, everyone.map((u) => u.id));
   if (spec.subscribeToDefaults ?? !spec.isBot) {
     const defaults = await defaultStreamsOf(ctx.tx, realm.id);
     if (defaults.length > 0) await bulkAddSubscriptions(ctx, realm, defaults, [user]);

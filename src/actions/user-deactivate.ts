@@ -2,6 +2,7 @@
 // log in, and drops out of subscriber lists (those only count active users).
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, CannotDeactivateLastUserError, UnauthorizedPrincipalError } from '../errors.js';
+import { botDict } from '../lib/bot-format.js';
 import { isOwner } from '../lib/roles.js';
 import { canAdminUser, isLastOwner } from '../lib/user-permissions.js';
 import { activeSubscriptionsOf } from '../queries/streams.js';
@@ -16,6 +17,7 @@ import {
 } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { peerAudience } from './subscriptions.js';
+import { announceGroupMemberships } from './user-group-membership.js';
 
 /** Who hears about a bot's changes: its owner and the realm's active human administrators. */
 async function botAudience(ctx: SystemContext, realm: RealmRow, bot: UserRow): Promise<number[]> {
@@ -57,6 +59,12 @@ export async function doReactivateUser(ctx: ActionContext, user: UserRow): Promi
       await ctx.tx.updateTable('user_profile').set({ bot_owner_id: ctx.actor.id }).where('id', '=', user.id).execute();
       ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, bot_owner_id: ctx.actor.id } }, everyone);
     }
+  }
+
+  await announceGroupMemberships(ctx, realm, user, everyone);
+  if (user.is_bot) {
+    const bot = (await getUserById(ctx.tx, realm.id, user.id))!;
+    ctx.events.send({ type: 'realm_bot', op: 'add', bot: botDict(bot) }, await botAudience(ctx, realm, bot));
   }
 
   for (const { stream } of await activeSubscriptionsOf(ctx.tx, user.id)) {

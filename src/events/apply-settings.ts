@@ -6,6 +6,8 @@ export function applySettingsEvent(state: Dict, event: Dict): void {
   switch (event.type) {
     case 'user_settings':
       if (event.op === 'update' && state.user_settings) state.user_settings[event.property] = event.value;
+      // The one setting legacy clients read top-level without a legacy event of its own.
+      if (event.op === 'update' && event.property === 'enter_sends' && 'enter_sends' in state) state.enter_sends = event.value;
       return;
     case 'update_display_settings':
       if (event.setting_name in state) state[event.setting_name] = event.setting;

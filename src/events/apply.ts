@@ -7,7 +7,9 @@ import { applyUpdateMessage } from './apply-update-message.js';
 import { applyRealmEvent } from './apply-realm.js';
 import { applyOwnIdentity, applySettingsEvent } from './apply-settings.js';
 import type { InitialState } from './initial-state.js';
+import { applyRealmBotEvent } from './state/bots.js';
 import { applyLinkifierEvent } from './state/linkifiers.js';
+import { applyUserGroupEvent, dropDeactivatedMember } from './state/user-groups.js';
 import {
   addUnread,
   normalizeUnread,
@@ -49,7 +51,12 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'subscription':
       return applySubscription(state, event, options);
     case 'realm_user':
+      dropDeactivatedMember(state, event);
       return applyRealmUser(state, applyOwnIdentity(state, event, options.userId), options);
+    case 'realm_bot':
+      return applyRealmBotEvent(state, event);
+    case 'user_group':
+      return applyUserGroupEvent(state, event);
     case 'realm':
       return applyRealmEvent(state, event, options.role);
     case 'user_settings':

@@ -2,14 +2,18 @@
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
+import { systemGroupIds } from '../queries/user-groups.js';
 import { maxMessageIdForUser } from '../queries/users.js';
+import { realmBotsState } from './state/bots.js';
 import { recentPrivateConversationsState, starredState, unreadState } from './state/messages.js';
 import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
 import { personalState } from './state/personal.js';
+import { placeholderState } from './state/placeholders.js';
 import { realmState } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
+import { realmUserGroupsState } from './state/user-groups.js';
 import { realmUserState } from './state/users.js';
 import type { ClientCapabilities } from './types.js';
 
@@ -42,7 +46,16 @@ export async function fetchInitialState(
   const parts: Array<InitialState | Promise<InitialState>> = [];
   const area = <T>(key: string, read: Promise<T>) => parts.push(read.then((value) => ({ [key]: value })));
 
-  if (want('realm')) parts.push(realmState(realm, options));
+  if (want('realm')) {
+    parts.push(realmState(realm, options));
+    // The two group-valued realm settings of feature level 229, at their defaults.
+    parts.push(
+      systemGroupIds(db, realm.id).then((ids) => ({
+        realm_create_multiuse_invite_group: ids.get('role:administrators') ?? -1,
+        realm_can_access_all_users_group: ids.get('role:everyone') ?? -1,
+      })),
+    );
+  }
   if (want('realm_user')) parts.push(realmUserState(db, user, realm, options.now, options.clientGravatar));
   if (want('subscription') || want('stream')) {
     parts.push(
@@ -71,7 +84,10 @@ export async function fetchInitialState(
   if (want('realm_filters')) parts.push({ realm_filters: [] });
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
 
-  parts.push(personalState(db, user, want));
+  if (want('realm_user_groups')) area('realm_user_groups', realmUserGroupsState(db, realm, options.now));
+  if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
+  parts.push(placeholderState(want));
+  parts.push(personalState(db, user, want, wanted === null));
   const state: InitialState = {};
   for (const part of await Promise.all(parts)) Object.assign(state, part);
   return state;

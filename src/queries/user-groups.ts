@@ -64,3 +64,9 @@ export async function listUserGroups(db: DbOrTx, realm: RealmRow, now: number): 
     };
   });
 }
+
+/** Each system group's id by name (role:everyone, role:administrators, ...). */
+export async function systemGroupIds(db: DbOrTx, realmId: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('user_group').select(['id', 'name']).where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute();
+  return new Map(rows.map((row) => [row.name, row.id]));
+}

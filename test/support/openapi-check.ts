@@ -106,6 +106,11 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** The reference document with SPEC.md's differences applied (shared: do not change it). */
+export function referenceDocument(): Doc {
+  return load().doc;
+}
+
 /** The operation serving method + path: literal segments beat parameters; integer parameters want digits. */
 function findOperation(current: State, method: string, path: string): Operation | undefined {
   const parts = path.split('?')[0]!.split('/').filter(Boolean).map(decodeSegment);

@@ -14,13 +14,14 @@ export async function personalState(
   db: DbOrTx,
   user: Pick<UserRow, 'id'>,
   want: (type: string) => boolean,
+  everything = false,
 ): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
   if (want('drafts')) state.drafts = (await draftsOf(db, user.id)).sort(byNewestEdit).slice(0, MAX_DRAFTS_IN_REGISTER);
   if (want('muted_users')) state.muted_users = await mutedUsersOf(db, user.id);
   if (want('alert_words')) state.alert_words = await alertWordsOf(db, user.id);
   if (want('user_topic')) state.user_topics = await userTopicsOf(db, user.id);
-  // The legacy list serves only clients that do not follow user_topic.
-  if (want('muted_topics') && !want('user_topic')) state.muted_topics = await mutedTopicsOf(db, user.id);
+  // The legacy list serves clients that do not follow user_topic, and those that asked for every area.
+  if (want('muted_topics') && (everything || !want('user_topic'))) state.muted_topics = await mutedTopicsOf(db, user.id);
   return state;
 }

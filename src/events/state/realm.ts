@@ -6,6 +6,12 @@ import type { RealmRow } from '../../db/schema.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
 import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
 import { realmSettings } from '../../lib/realm-settings.js';
+import {
+  DEFAULT_EXTERNAL_ACCOUNTS,
+  DEFAULT_JITSI_SERVER_URL,
+  SUPPORTED_PERMISSION_SETTINGS,
+  VIDEO_CHAT_PROVIDER_TABLE,
+} from './catalogs.js';
 
 /** Bounds and timings the server announces (SPEC.md Limits; values from the reference contract). */
 const SERVER_CONSTANTS = {
@@ -114,7 +120,11 @@ export function realmState(realm: RealmRow, options: { serverGeneration: number;
       Email: { enabled: true, available: true },
       Dev: { enabled: options.development, available: options.development },
     },
-    realm_default_external_accounts: {},
+    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDER_TABLE,
+    // The deprecated single URL older clients read: the organization's server, else the server's.
+    jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
+    server_supported_permission_settings: SUPPORTED_PERMISSION_SETTINGS,
     settings_send_digest_emails: false,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',
@@ -126,8 +136,8 @@ export function realmState(realm: RealmRow, options: { serverGeneration: number;
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
     server_web_public_streams_enabled: options.webPublicStreamsEnabled ?? false,
-    server_emoji_data_url: `${realm.url}/static/emoji-data.json`,
-    server_jitsi_server_url: null,
+    server_emoji_data_url: new URL('/static/generated/emoji/emoji_api.json', realm.url).href,
+    server_jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
     giphy_rating_options: {},
     ...SERVER_CONSTANTS,
   });

@@ -46,7 +46,11 @@ export function legacySettingsState(user: Pick<UserRow, 'settings' | 'timezone'>
     if (!LEGACY_TOP_LEVEL.has(name)) continue;
     if ((spec.legacy === 'display' && wantDisplay) || (spec.legacy === 'notification' && wantNotifications)) state[name] = all[name];
   }
-  if (wantDisplay) state.emojiset_choices = EMOJISET_CHOICES;
+  if (wantDisplay) {
+    state.emojiset_choices = EMOJISET_CHOICES;
+    // Not a display setting, but the reference reports it with them.
+    state.enter_sends = all.enter_sends;
+  }
   if (wantNotifications) state.available_notification_sounds = NOTIFICATION_SOUNDS;
   return state;
 }
