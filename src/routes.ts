@@ -67,6 +67,7 @@ import updateMutedTopics from './endpoints/update-muted-topics.js';
 import updateSubscriptionProperties from './endpoints/update-subscription-properties.js';
 import confirmEmailChange from './endpoints/confirm-email-change.js';
 import updateRealm from './endpoints/update-realm.js';
+import getCustomEmoji from './endpoints/get-custom-emoji.js';
 import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-settings-defaults.js';
 import updateSettings from './endpoints/update-settings.js';
 import updateDisplaySettings from './endpoints/update-display-settings.js';
@@ -101,6 +102,7 @@ export const routes: Endpoint[] = [
   removeReaction, //         DELETE /messages/{message_id}/reactions
   testPushNotification, //   POST   /mobile_push/test_notification
   updateRealm, //            PATCH  /realm
+  getCustomEmoji, //         GET    /realm/emoji
   addLinkifier, //           POST   /realm/filters
   updateLinkifier, //        PATCH  /realm/filters/{filter_id}
   removeLinkifier, //        DELETE /realm/filters/{filter_id}

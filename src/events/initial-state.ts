@@ -2,6 +2,7 @@
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
+import { realmEmojiOf } from '../queries/realm-emoji.js';
 import { systemGroupIds } from '../queries/user-groups.js';
 import { maxMessageIdForUser } from '../queries/users.js';
 import { realmBotsState } from './state/bots.js';
@@ -86,6 +87,7 @@ export async function fetchInitialState(
 
   if (want('realm_user_groups')) area('realm_user_groups', realmUserGroupsState(db, realm, options.now));
   if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
+  if (want('realm_emoji')) area('realm_emoji', realmEmojiOf(db, realm.id));
   parts.push(placeholderState(want));
   parts.push(personalState(db, user, want, wanted === null));
   const state: InitialState = {};

@@ -26,6 +26,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/messages/:message_id', path: (m) => `/messages/${m.message.general}` },
   { method: 'GET', route: '/messages/:message_id/history', path: (m) => `/messages/${m.message.general}/history` },
   { method: 'POST', route: '/messages/render', path: () => '/messages/render', params: () => ({ content: '#**general**' }) },
+  { method: 'GET', route: '/realm/emoji', path: () => '/realm/emoji' },
   { method: 'GET', route: '/realm/linkifiers', path: () => '/realm/linkifiers' },
   { method: 'POST', route: '/register', path: () => '/register' },
   { method: 'GET', route: '/streams', path: () => '/streams' },

@@ -8,8 +8,6 @@ export function placeholderState(want: (type: string) => boolean): Record<string
     state.custom_profile_fields = [];
     state.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
   }
-  // No custom emoji until uploads exist (GET /realm/emoji answers the same).
-  if (want('realm_emoji')) state.realm_emoji = {};
   if (want('realm_domains')) state.realm_domains = [];
   if (want('scheduled_messages')) state.scheduled_messages = [];
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
