@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import type { StreamRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { requireAdmin } from '../lib/permissions.js';
-import { streamDict } from '../lib/stream-format.js';
 import { getStreamByIdAnyState } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
 import { doRemoveDefaultStream } from './default-streams.js';
@@ -56,6 +55,6 @@ export async function doArchiveStream(ctx: ActionContext, stream: StreamRow): Pr
 
   const removal = { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] };
   ctx.events.send(removal, ended.filter((row) => row.is_active).map((row) => row.user_id));
-  // The event describes the stream as it was, under its old name.
-  ctx.events.send({ type: 'stream', op: 'delete', streams: [streamDict(stream)] }, audience);
+  // The same shape as when a user loses sight of a stream: ids only, which is all clients read.
+  ctx.events.send({ type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] }, audience);
 }
