@@ -1,6 +1,7 @@
 // DELETE /streams/{stream_id}: administrators archive a stream. Its messages stay; the stream
 // leaves every list, its subscriptions end, and its name is freed for a new stream.
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { StreamRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { requireAdmin } from '../lib/permissions.js';
@@ -15,9 +16,23 @@ import { peerAudience } from './subscriptions.js';
  * SHA-512 of its id, "!DEACTIVATED:", then the old name, cut to the name limit (in characters).
  * The id-derived prefix keeps two archived streams of the same old name apart.
  */
-export function archivedStreamName(streamId: number, name: string): string {
-  const prefix = createHash('sha512').update(String(streamId)).digest('hex').slice(0, 7);
+export function archivedStreamName(streamId: number, name: string, digits = 7): string {
+  const prefix = createHash('sha512').update(String(streamId)).digest('hex').slice(0, digits);
   return [...`${prefix}!DEACTIVATED:${name}`].slice(0, MAX_STREAM_NAME_LENGTH).join('');
+}
+
+/** The archived name, with a longer prefix in the rare case another stream already holds it. */
+async function freeArchivedName(ctx: ActionContext, stream: StreamRow): Promise<string> {
+  for (let digits = 7; ; digits++) {
+    const candidate = archivedStreamName(stream.id, stream.name, digits);
+    const taken = await ctx.tx
+      .selectFrom('stream')
+      .select('id')
+      .where('realm_id', '=', stream.realm_id)
+      .where(sql`lower(name)`, '=', candidate.toLowerCase())
+      .executeTakeFirst();
+    if (!taken || digits >= 40) return candidate;
+  }
 }
 
 export async function checkArchiveStream(ctx: ActionContext, streamId: number): Promise<void> {
@@ -47,7 +62,7 @@ export async function doArchiveStream(ctx: ActionContext, stream: StreamRow): Pr
   // from anyone who did not receive it.
   await tx
     .updateTable('stream')
-    .set({ deactivated: 1, invite_only: 1, name: archivedStreamName(stream.id, stream.name) })
+    .set({ deactivated: 1, invite_only: 1, name: await freeArchivedName(ctx, stream) })
     .where('id', '=', stream.id)
     .execute();
 

@@ -179,6 +179,14 @@ for (const dialect of testDialects()) {
       assert.equal(fresh[0]!.deactivated, 0);
     });
 
+    it('lengthens the prefix when a stream already holds the archived name', async () => {
+      const stream = await makeStream({}, ['mark']);
+      const squatter = await makeStream({ name: archivedStreamName(stream.id, stream.name) }, []);
+      expectSuccess(await ctx.as('adam').delete(`/streams/${stream.id}`));
+      assert.equal((await streamRow(stream.id)).name, archivedStreamName(stream.id, stream.name, 8));
+      assert.equal((await streamRow(squatter.id)).deactivated, 0);
+    });
+
     it('archives a stream whose name is already taken by an archived one', async () => {
       const first = await makeStream({ name: 'twice archived' }, ['mark']);
       expectSuccess(await ctx.as('adam').delete(`/streams/${first.id}`));
