@@ -45,6 +45,7 @@ import reorderLinkifiers from './endpoints/reorder-linkifiers.js';
 import addPlayground from './endpoints/add-playground.js';
 import removePlayground from './endpoints/remove-playground.js';
 import updateStream from './endpoints/update-stream.js';
+import archiveStream from './endpoints/archive-stream.js';
 import addDefaultStream from './endpoints/add-default-stream.js';
 import removeDefaultStream from './endpoints/remove-default-stream.js';
 import getUserGroups from './endpoints/get-user-groups.js';
@@ -119,6 +120,7 @@ export const routes: Endpoint[] = [
   getStreams, //             GET    /streams
   getStreamById, //          GET    /streams/{stream_id}
   updateStream, //           PATCH  /streams/{stream_id}
+  archiveStream, //          DELETE /streams/{stream_id}
   deleteTopic, //            POST   /streams/{stream_id}/delete_topic
   getSubscribers, //         GET    /streams/{stream_id}/members
   setTypingStatus, //        POST   /typing

@@ -15,7 +15,7 @@ import { canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { huddleHashOf, usersByIds } from '../queries/recipients.js';
 import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
-import { getStreamById, getStreamByName, subscriberIds } from '../queries/streams.js';
+import { getStreamByIdAnyState, getStreamByName, subscriberIds } from '../queries/streams.js';
 import { findUsersByEmailsFor } from '../queries/users.js';
 import type { MessageInternals } from '../events/shape.js';
 import type { ActionContext } from './context.js';
@@ -79,9 +79,11 @@ async function directDestination(ctx: ActionContext, users: UserRow[]): Promise<
 
 async function streamDestination(ctx: ActionContext, addressee: Extract<Addressee, { kind: 'stream' }>): Promise<Destination> {
   const { tx, realm, actor } = ctx;
+  // By id, an archived stream is still found (it is private and has no subscribers, so the
+  // sender is refused below); by name it is not, as it was renamed when archived.
   const stream =
     addressee.streamId !== undefined
-      ? await getStreamById(tx, realm.id, addressee.streamId)
+      ? await getStreamByIdAnyState(tx, realm.id, addressee.streamId)
       : await getStreamByName(tx, realm.id, addressee.streamName);
   if (!stream) {
     throw addressee.streamId !== undefined

@@ -14,6 +14,12 @@ export function getStreamById(db: DbOrTx, realmId: number, id: number): Promise<
     .executeTakeFirst();
 }
 
+/** A stream by id whether archived or not: archiving and sending tell the two apart themselves. */
+export function getStreamByIdAnyState(db: DbOrTx, realmId: number, id: number): Promise<StreamRow | undefined> {
+  if (!isStorableId(id)) return Promise.resolve(undefined);
+  return db.selectFrom('stream').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+}
+
 export function getStreamByName(db: DbOrTx, realmId: number, name: string): Promise<StreamRow | undefined> {
   if (!isStorableText(name)) return Promise.resolve(undefined);
   return db

@@ -73,6 +73,22 @@ for (const dialect of testDialects()) {
       await verify(['mona', 'mark'], () => patch('adam', stream, { is_private: false }));
     });
 
+    it('folds archiving a public default stream, for subscribers, onlookers and a subscribed guest', async () => {
+      const stream = await makeStream({ isDefault: true }, ['mark', 'gus']);
+      const kinds = await verify(['mark', 'mona', 'olivia', 'gus'], async () =>
+        void expectSuccess(await ctx.as('olivia').delete(`/streams/${stream.id}`)),
+      );
+      assert.deepEqual([...kinds].sort(), ['default_streams/', 'stream/delete', 'subscription/remove']);
+    });
+
+    it('folds archiving a private stream, which only subscribers and administrators saw', async () => {
+      const stream = await makeStream({ inviteOnly: true }, ['mark']);
+      const kinds = await verify(['mark', 'mona', 'olivia'], async () =>
+        void expectSuccess(await ctx.as('adam').delete(`/streams/${stream.id}`)),
+      ['mark', 'olivia']);
+      assert.deepEqual([...kinds].sort(), ['stream/delete', 'subscription/remove']);
+    });
+
     it('folds history visibility of a private stream', async () => {
       const stream = await makeStream({ inviteOnly: true }, ['mark', 'adam']);
       await verify(['mark', 'mona'], () => patch('adam', stream, { history_public_to_subscribers: true }), ['mark']);
