@@ -47,7 +47,8 @@ interface State {
 let state: State | undefined;
 
 /**
- * The reference document as published, before SPEC.md's differences; a fresh copy on each call.
+ * The reference document as the file holds it, before SPEC.md's differences; a fresh copy on each call
+ * (for tests that read the document itself, such as its descriptions).
  * Parsing 1.2 MB of YAML takes most of a second: a YAML document's parsed form is kept as JSON
  * beside the temp files.
  */
