@@ -1,7 +1,10 @@
 import assert, { AssertionError } from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { ApiResponse } from './client.js';
-import { checkResponse, referenceOperationId } from './openapi-check.js';
+import { BUNDLED_REFERENCE_PATH, checkResponse, readReference, referenceOperationId } from './openapi-check.js';
 import { mergeSchemas } from './openapi-schema.js';
 import { SPEC_DIFFERENCES } from './spec-differences.js';
 
@@ -166,5 +169,42 @@ describe('mergeSchemas', () => {
 
   it('keeps conflicting keywords as a strict allOf', () => {
     assert.deepEqual(mergeSchemas({ type: 'string' }, { type: 'integer' }), { type: 'string', allOf: [{ type: 'integer' }] });
+  });
+});
+
+describe('the reference document the repository carries', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+
+  it('is read from the repository by default, and stays under 1 MB', () => {
+    assert.equal(relative(root, BUNDLED_REFERENCE_PATH), 'test/support/reference/zulip-openapi.json');
+    assert.ok(statSync(BUNDLED_REFERENCE_PATH).size < 1024 * 1024, `${statSync(BUNDLED_REFERENCE_PATH).size} bytes`);
+    if (!process.env.CONFAB_OPENAPI_YAML) {
+      assert.deepEqual(readReference(), JSON.parse(readFileSync(BUNDLED_REFERENCE_PATH, 'utf8')));
+    }
+  });
+
+  it('notes its source and license beside it', () => {
+    const notice = readFileSync(`${dirname(BUNDLED_REFERENCE_PATH)}/README.md`, 'utf8');
+    for (const fragment of ['zerver/openapi/zulip.yaml', '10.2', 'Apache-2.0', 'Kandra Labs']) {
+      assert.ok(notice.includes(fragment), `"${fragment}" not in the notice`);
+    }
+  });
+
+  it('keeps the schema descriptions that say when a register key is present and since when it exists', () => {
+    const doc = JSON.parse(readFileSync(BUNDLED_REFERENCE_PATH, 'utf8'));
+    const register = doc.paths['/register'].post.responses['200'].content['application/json'].schema;
+    const own = register.allOf.find((part: { properties?: object }) => part.properties);
+    assert.match(own.properties.realm_playgrounds.description, /^Present if `realm_playgrounds` is present in `fetch_event_types`\./);
+    assert.match(own.properties.realm_playgrounds.description, /New in Zulip 4\.0 \(feature level 49\)/);
+    const texts = JSON.stringify(doc.paths['/events'].get.responses['200']);
+    assert.ok(texts.includes('New in Zulip'), 'event schemas keep their descriptions');
+  });
+
+  it('drops what no check reads: examples, request bodies and operation prose', () => {
+    const doc = JSON.parse(readFileSync(BUNDLED_REFERENCE_PATH, 'utf8'));
+    const operation = doc.paths['/fetch_api_key'].post;
+    assert.deepEqual(Object.keys(operation), ['operationId', 'responses']);
+    assert.equal(JSON.stringify(doc).includes('"example":'), false);
+    assert.equal(referenceOperationId('POST', '/fetch_api_key'), 'fetch-api-key');
   });
 });

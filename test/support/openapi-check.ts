@@ -1,6 +1,8 @@
-// Checks responses against ../shared/reference/zulip-openapi.yaml, with SPEC.md's differences
-// (spec-differences.ts) applied first. The document is read once per process; each operation's
-// schemas are turned into plain JSON Schema (openapi-schema.ts) and compiled on first use, then cached.
+// Checks responses against the reference OpenAPI document (Zulip's own, trimmed to what the checks
+// read: reference/zulip-openapi.json, see reference/README.md; CONFAB_OPENAPI_YAML names another
+// document, YAML or JSON), with SPEC.md's differences (spec-differences.ts) applied first. The
+// document is read once per process; each operation's schemas are turned into plain JSON Schema
+// (openapi-schema.ts) and compiled on first use, then cached.
 import { AssertionError } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -14,9 +16,10 @@ import type { ApiResponse } from './client.js';
 import { Normalizer } from './openapi-schema.js';
 import { applySpecDifferences, type Doc, type SchemaNode } from './spec-differences.js';
 
-const REFERENCE_PATH =
-  process.env.CONFAB_OPENAPI_YAML ??
-  fileURLToPath(new URL('../../../shared/reference/zulip-openapi.yaml', import.meta.url));
+/** The repository's copy of the reference, made by scripts/extract-openapi.ts. */
+export const BUNDLED_REFERENCE_PATH = fileURLToPath(new URL('./reference/zulip-openapi.json', import.meta.url));
+
+const REFERENCE_PATH = process.env.CONFAB_OPENAPI_YAML || BUNDLED_REFERENCE_PATH;
 
 type Segment = { literal: string } | { param: string; integer: boolean };
 
@@ -43,9 +46,15 @@ interface State {
 
 let state: State | undefined;
 
-/** Parsing 1.2 MB of YAML takes most of a second: keep the parsed form as JSON beside the temp files. */
-function readReference(): Doc {
+/**
+ * The reference document as the file holds it, before SPEC.md's differences; a fresh copy on each call
+ * (for tests that read the document itself, such as its descriptions).
+ * Parsing 1.2 MB of YAML takes most of a second: a YAML document's parsed form is kept as JSON
+ * beside the temp files.
+ */
+export function readReference(): Doc {
   const text = readFileSync(REFERENCE_PATH, 'utf8');
+  if (REFERENCE_PATH.endsWith('.json')) return JSON.parse(text) as Doc;
   const hash = createHash('sha1').update(text).digest('hex').slice(0, 16);
   const cached = join(tmpdir(), `confab-openapi-${hash}.json`);
   if (existsSync(cached)) {
