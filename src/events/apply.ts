@@ -8,6 +8,7 @@ import { applyRealmEvent } from './apply-realm.js';
 import { applyOwnIdentity, applySettingsEvent } from './apply-settings.js';
 import type { InitialState } from './initial-state.js';
 import { applyLinkifierEvent } from './state/linkifiers.js';
+import { applyUserStatusEvent } from './state/user-status.js';
 import {
   addUnread,
   normalizeUnread,
@@ -49,7 +50,10 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'subscription':
       return applySubscription(state, event, options);
     case 'realm_user':
+      applyUserStatusEvent(state, event);
       return applyRealmUser(state, applyOwnIdentity(state, event, options.userId), options);
+    case 'user_status':
+      return applyUserStatusEvent(state, event);
     case 'realm':
       return applyRealmEvent(state, event, options.role);
     case 'user_settings':

@@ -11,6 +11,7 @@ import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState 
 import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
 import { realmUserState } from './state/users.js';
+import { userStatusState } from './state/user-status.js';
 import type { ClientCapabilities } from './types.js';
 
 export interface StateOptions {
@@ -70,6 +71,8 @@ export async function fetchInitialState(
   // The legacy realm_filters list is always empty (the reference keeps the key for old clients).
   if (want('realm_filters')) parts.push({ realm_filters: [] });
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
+
+  if (want('user_status')) area('user_status', userStatusState(db, realm.id));
 
   parts.push(personalState(db, user, want));
   const state: InitialState = {};
