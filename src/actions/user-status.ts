@@ -4,7 +4,6 @@ import { ApiError } from '../errors.js';
 import { requireHuman } from '../lib/permissions.js';
 import { mergeSettings, resolveSettings } from '../lib/settings-registry.js';
 import { MAX_STATUS_TEXT_LENGTH, type StatusChange, type StatusRequest, UNICODE_EMOJI, userStatusEvent } from '../lib/user-status.js';
-import { storedStatusOf } from '../queries/user-status.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
 import { checkEmoji, emojiByName } from './reactions.js';
@@ -68,12 +67,12 @@ export async function doUpdateUserStatus(ctx: ActionContext, change: StatusChang
     timestamp: ctx.now,
   };
   // The row exists from the first request on, even one that only sets "away": the register
-  // reports away for users with a row.
-  if (await storedStatusOf(ctx.tx, user.id)) {
-    await ctx.tx.updateTable('user_status').set(fields).where('user_id', '=', user.id).execute();
-  } else {
-    const empty = { status_text: '', emoji_name: '', emoji_code: '', reaction_type: UNICODE_EMOJI };
-    await ctx.tx.insertInto('user_status').values({ user_id: user.id, ...empty, ...fields }).execute();
-  }
+  // reports away for users with a row. An upsert, so that two first requests at once both land.
+  const empty = { status_text: '', emoji_name: '', emoji_code: '', reaction_type: UNICODE_EMOJI };
+  await ctx.tx
+    .insertInto('user_status')
+    .values({ user_id: user.id, ...empty, ...fields })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(fields))
+    .execute();
   ctx.events.send(userStatusEvent(user.id, change), await activeUserIds(ctx.tx, ctx.realm.id));
 }
