@@ -73,6 +73,9 @@ import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-setti
 import updateSettings from './endpoints/update-settings.js';
 import updateDisplaySettings from './endpoints/update-display-settings.js';
 import updateNotificationSettings from './endpoints/update-notification-settings.js';
+import getReadReceipts from './endpoints/get-read-receipts.js';
+import updateStatus from './endpoints/update-status.js';
+import getUserStatus from './endpoints/get-user-status.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -101,6 +104,7 @@ export const routes: Endpoint[] = [
   getMessageHistory, //      GET    /messages/{message_id}/history
   addReaction, //            POST   /messages/{message_id}/reactions
   removeReaction, //         DELETE /messages/{message_id}/reactions
+  getReadReceipts, //        GET    /messages/{message_id}/read_receipts
   testPushNotification, //   POST   /mobile_push/test_notification
   updateRealm, //            PATCH  /realm
   getCustomEmoji, //         GET    /realm/emoji
@@ -139,6 +143,7 @@ export const routes: Endpoint[] = [
   removeApnsToken, //        DELETE /users/me/apns_device_token
   muteUser, //               POST   /users/me/muted_users/{muted_user_id}
   unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
+  updateStatus, //           POST   /users/me/status
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
@@ -148,4 +153,5 @@ export const routes: Endpoint[] = [
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
   reactivateUser, //         POST   /users/{user_id}/reactivate
+  getUserStatus, //          GET    /users/{user_id}/status
 ];

@@ -19,7 +19,7 @@ interface Emoji {
 }
 
 /** An emoji by name alone: a custom emoji (there are none yet), an extra one, or a Unicode one. */
-function emojiByName(name: string): Emoji {
+export function emojiByName(name: string): Emoji {
   if (ZULIP_EXTRA_EMOJI.includes(name)) return { code: name, type: 'zulip_extra_emoji' };
   const code = emojiCodeForName(name);
   if (code !== undefined) return { code, type: 'unicode_emoji' };
@@ -27,7 +27,7 @@ function emojiByName(name: string): Emoji {
 }
 
 /** Whether a new reaction may use this name, code and type together. */
-function checkEmoji(name: string, code: string, type: string): void {
+export function checkEmoji(name: string, code: string, type: string): void {
   switch (type) {
     case 'realm_emoji':
       // The realm has no custom emoji, so no custom emoji id is valid.

@@ -10,7 +10,9 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { mergeSettings, parseSetting, resolveSettings, SETTINGS, type Settings, type SettingValue } from '../lib/settings-registry.js';
 import { requireAdmin, requireHuman } from '../lib/permissions.js';
+import { userStatusEvent } from '../lib/user-status.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
+import { storedStatusOf } from '../queries/user-status.js';
 import { activeUserIds } from '../queries/users.js';
 import type { Services } from '../services.js';
 import { type ActionContext, runAction } from './context.js';
@@ -141,6 +143,10 @@ async function applyPersonalSettings(ctx: ActionContext, requested: Readonly<Set
       );
     }
     if (name === 'enable_drafts_synchronization' && value === false) await deleteAllDrafts(ctx, user.id);
+    if (name === 'presence_enabled' && (await storedStatusOf(ctx.tx, user.id))) {
+      // Users with a status show this setting to everyone as the deprecated "away".
+      ctx.events.send(userStatusEvent(user.id, { away: value === false }), await activeUserIds(ctx.tx, ctx.realm.id));
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { botDict } from '../lib/bot-format.js';
 import { isOwner } from '../lib/roles.js';
 import { canAdminUser, isLastOwner } from '../lib/user-permissions.js';
 import { activeSubscriptionsOf } from '../queries/streams.js';
+import { userStatusOf } from '../queries/user-status.js';
 import {
   activeBotsOwnedBy,
   activeHumanAdminIds,
@@ -51,6 +52,9 @@ export async function doReactivateUser(ctx: ActionContext, user: UserRow): Promi
   await ctx.tx.updateTable('user_profile').set({ is_active: 1 }).where('id', '=', user.id).execute();
   const everyone = await activeUserIds(ctx.tx, realm.id);
   ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: true } }, everyone);
+  // The register lists statuses of active users only: theirs comes back with them.
+  const status = await userStatusOf(ctx.tx, user);
+  if (Object.keys(status).length > 0) ctx.events.send({ type: 'user_status', user_id: user.id, ...status }, everyone);
 
   // A bot whose owner is gone passes to whoever brings it back.
   if (user.is_bot && user.bot_owner_id !== null && user.bot_owner_id !== ctx.actor.id) {

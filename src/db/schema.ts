@@ -193,6 +193,17 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+/** A user's status text and emoji (absent until they first set one). */
+export interface UserStatusTable {
+  id: Generated<number>;
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
 export interface AlertWordTable {
   id: Generated<number>;
   realm_id: number;
@@ -261,6 +272,7 @@ export interface Database {
   draft: DraftTable;
   muted_user: MutedUserTable;
   alert_word: AlertWordTable;
+  user_status: UserStatusTable;
   push_device_token: PushDeviceTokenTable;
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;

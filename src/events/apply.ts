@@ -10,6 +10,7 @@ import type { InitialState } from './initial-state.js';
 import { applyRealmBotEvent } from './state/bots.js';
 import { applyLinkifierEvent } from './state/linkifiers.js';
 import { applyUserGroupEvent, dropDeactivatedMember } from './state/user-groups.js';
+import { applyUserStatusEvent } from './state/user-status.js';
 import {
   addUnread,
   normalizeUnread,
@@ -52,11 +53,14 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
       return applySubscription(state, event, options);
     case 'realm_user':
       dropDeactivatedMember(state, event);
+      applyUserStatusEvent(state, event);
       return applyRealmUser(state, applyOwnIdentity(state, event, options.userId), options);
     case 'realm_bot':
       return applyRealmBotEvent(state, event);
     case 'user_group':
       return applyUserGroupEvent(state, event);
+    case 'user_status':
+      return applyUserStatusEvent(state, event);
     case 'realm':
       return applyRealmEvent(state, event, options.role);
     case 'user_settings':

@@ -16,6 +16,7 @@ import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
 import { realmUserGroupsState } from './state/user-groups.js';
 import { realmUserState } from './state/users.js';
+import { userStatusState } from './state/user-status.js';
 import type { ClientCapabilities } from './types.js';
 
 export interface StateOptions {
@@ -88,6 +89,7 @@ export async function fetchInitialState(
   if (want('realm_user_groups')) area('realm_user_groups', realmUserGroupsState(db, realm, options.now));
   if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
   if (want('realm_emoji')) area('realm_emoji', realmEmojiOf(db, realm.id));
+  if (want('user_status')) area('user_status', userStatusState(db, realm.id));
   parts.push(placeholderState(want));
   parts.push(personalState(db, user, want, wanted === null));
   const state: InitialState = {};

@@ -48,8 +48,6 @@ const EXCEPTIONS: Record<string, string> = {
   server_timestamp: 'pending: presence is added separately',
   server_presence_ping_interval_seconds: 'pending: presence is added separately',
   server_presence_offline_threshold_seconds: 'pending: presence is added separately',
-  // Pending: user status is being added in parallel.
-  user_status: 'pending: user status is added separately',
 };
 
 function descriptionOf(schema: SchemaNode): string {

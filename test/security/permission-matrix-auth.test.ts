@@ -25,6 +25,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/messages', path: () => '/messages', params: () => ({ anchor: 'newest', num_before: 10, num_after: 0 }) },
   { method: 'GET', route: '/messages/:message_id', path: (m) => `/messages/${m.message.general}` },
   { method: 'GET', route: '/messages/:message_id/history', path: (m) => `/messages/${m.message.general}/history` },
+  { method: 'GET', route: '/messages/:message_id/read_receipts', path: (m) => `/messages/${m.message.general}/read_receipts` },
   { method: 'POST', route: '/messages/render', path: () => '/messages/render', params: () => ({ content: '#**general**' }) },
   { method: 'GET', route: '/realm/emoji', path: () => '/realm/emoji' },
   { method: 'GET', route: '/realm/linkifiers', path: () => '/realm/linkifiers' },
@@ -39,6 +40,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/users/me/subscriptions', path: () => '/users/me/subscriptions' },
   { method: 'GET', route: '/users/:email', path: (m) => `/users/${m.user('mark').email}` },
   { method: 'GET', route: '/users/:user_id(^\\d+$)', path: (m) => `/users/${m.user('mark').id}` },
+  { method: 'GET', route: '/users/:user_id/status', path: (m) => `/users/${m.user('mark').id}/status` },
 ];
 
 /** GET routes open without credentials: nothing here to withhold per user. */

@@ -6,6 +6,7 @@
 // in her feed and narrows, but may no longer open them by id.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setRealmSettings } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import {
   type Actor,
@@ -24,7 +25,7 @@ import {
 
 const INVALID_MESSAGE = refusal('Invalid message(s)');
 
-// GET /messages/{id} and GET /messages/{id}/history. Y: 200 with the message; E: INVALID_MESSAGE.
+// GET /messages/{id}, its history and its read receipts. Y: 200 with the message; E: INVALID_MESSAGE.
 // The guest may not open web-public history by id unless subscribed (the reference's rule).
 const BY_ID: Record<MessageKey, string> = {
   //          olivia adam maya mark mona milo gus bot
@@ -95,6 +96,11 @@ for (const dialect of testDialects()) {
 
     it('GET /messages/{message_id}/history', async () => {
       await checkTable(m, BY_ID, (c, key) => c.get(`/messages/${m.message[key]}/history`), (body) => body.message_history?.length === 1, INVALID_MESSAGE);
+    });
+
+    it('GET /messages/{message_id}/read_receipts', async () => {
+      await setRealmSettings(m.ctx, { enable_read_receipts: true });
+      await checkTable(m, BY_ID, (c, key) => c.get(`/messages/${m.message[key]}/read_receipts`), (body) => Array.isArray(body.user_ids), INVALID_MESSAGE);
     });
 
     it('GET /messages narrowed to each channel', async () => {

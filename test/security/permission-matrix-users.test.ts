@@ -34,6 +34,19 @@ const USERS: Record<Target, string> = {
   owen:     ' E      E    E    E    E    E    E   E ',
 };
 
+// GET /users/{user_id}/status: every active human of one's own organization; bots, deactivated
+// users and other organizations' users get STATUS_REFUSALS.
+const STATUS: Record<'olivia' | 'gus', string> = {
+  //          olivia adam maya mark mona milo gus bot
+  olivia:   ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  gus:      ' Y      Y    Y    Y    Y    Y    Y   Y ',
+};
+const STATUS_REFUSALS: Array<[Target, ReturnType<typeof refusal>]> = [
+  ['bot', NO_SUCH_USER],
+  ['dora', refusal('User is deactivated')],
+  ['owen', NO_SUCH_USER],
+];
+
 // GET /user_groups. E: the guest's and the bot's refusals below.
 const GROUPS: Record<'ours' | 'theirs', string> = {
   //          olivia adam maya mark mona milo gus bot
@@ -111,6 +124,13 @@ for (const dialect of testDialects()) {
 
     it('GET /users/{user_id}', async () => {
       await checkTable(m, USERS, (c, key) => c.get(`/users/${target[key].id}`), (body, key) => body.user?.user_id === target[key].id, NO_SUCH_USER);
+    });
+
+    it('GET /users/{user_id}/status', async () => {
+      await checkTable(m, STATUS, (c, key) => c.get(`/users/${target[key].id}/status`), (body) => body.status !== undefined);
+      for (const [key, refused] of STATUS_REFUSALS) {
+        for (const actor of ACTORS) expectRefusal(await m.as(actor).get(`/users/${target[key].id}/status`), refused, `${key} as ${actor}`);
+      }
     });
 
     it('GET /users/{email}', async () => {
