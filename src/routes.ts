@@ -71,6 +71,9 @@ import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-setti
 import updateSettings from './endpoints/update-settings.js';
 import updateDisplaySettings from './endpoints/update-display-settings.js';
 import updateNotificationSettings from './endpoints/update-notification-settings.js';
+import updatePresence from './endpoints/update-presence.js';
+import getPresence from './endpoints/get-presence.js';
+import getUserPresence from './endpoints/get-user-presence.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -107,6 +110,7 @@ export const routes: Endpoint[] = [
   getLinkifiers, //          GET    /realm/linkifiers
   reorderLinkifiers, //      PATCH  /realm/linkifiers
   addPlayground, //          POST   /realm/playgrounds
+  getPresence, //            GET    /realm/presence
   removePlayground, //       DELETE /realm/playgrounds/{playground_id}
   updateRealmUserSettingsDefaults, // PATCH /realm/user_settings_defaults
   registerQueue, //          POST   /register
@@ -135,6 +139,7 @@ export const routes: Endpoint[] = [
   removeApnsToken, //        DELETE /users/me/apns_device_token
   muteUser, //               POST   /users/me/muted_users/{muted_user_id}
   unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
+  updatePresence, //         POST   /users/me/presence
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
@@ -143,5 +148,6 @@ export const routes: Endpoint[] = [
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
+  getUserPresence, //        GET    /users/{user_id_or_email}/presence
   reactivateUser, //         POST   /users/{user_id}/reactivate
 ];

@@ -193,6 +193,13 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_active_time: number | null;
+  last_connected_time: number;
+}
+
 export interface AlertWordTable {
   id: Generated<number>;
   realm_id: number;
@@ -265,6 +272,7 @@ export interface Database {
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;
   realm_version: RealmVersionTable;
+  user_presence: UserPresenceTable;
 }
 
 export type Db = Kysely<Database>;
@@ -282,6 +290,7 @@ export type UserMessageRow = Selectable<UserMessageTable>;
 export type ReactionRow = Selectable<ReactionTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
 export type UserTopicRow = Selectable<UserTopicTable>;
+export type UserPresenceRow = Selectable<UserPresenceTable>;
 export type NewMessage = Insertable<MessageTable>;
 export type NewUser = Insertable<UserProfileTable>;
 export type UserUpdate = Updateable<UserProfileTable>;

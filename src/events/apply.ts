@@ -8,6 +8,7 @@ import { applyRealmEvent } from './apply-realm.js';
 import { applyOwnIdentity, applySettingsEvent } from './apply-settings.js';
 import type { InitialState } from './initial-state.js';
 import { applyLinkifierEvent } from './state/linkifiers.js';
+import { applyPresenceEvent } from './state/presence.js';
 import {
   addUnread,
   normalizeUnread,
@@ -23,6 +24,8 @@ export interface ApplyOptions {
   /** The owner's role (decides which subscriber lists stay visible after leaving a stream). */
   role: number;
   includeSubscribers: boolean;
+  /** The state's presences are in the slim form. */
+  slimPresence?: boolean;
 }
 
 type Dict = Record<string, any>;
@@ -70,6 +73,8 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'user_topic':
     case 'muted_topics':
       return applyPersonalEvent(state, event);
+    case 'presence':
+      return applyPresenceEvent(state, event, options.slimPresence ?? false);
     default:
       return;
   }

@@ -1,6 +1,7 @@
 // The state POST /register returns: one read per requested area, keyed by the event type
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { presencesOfRealm } from '../queries/presence-state.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { maxMessageIdForUser } from '../queries/users.js';
 import { recentPrivateConversationsState, starredState, unreadState } from './state/messages.js';
@@ -24,6 +25,8 @@ export interface StateOptions {
   development: boolean;
   /** The server's WEB_PUBLIC_STREAMS_ENABLED setting (off when absent). */
   webPublicStreamsEnabled?: boolean;
+  /** Presences keyed by user id in the slim form (the register parameter slim_presence). */
+  slimPresence?: boolean;
 }
 
 export type InitialState = Record<string, unknown>;
@@ -70,6 +73,10 @@ export async function fetchInitialState(
   // The legacy realm_filters list is always empty (the reference keeps the key for old clients).
   if (want('realm_filters')) parts.push({ realm_filters: [] });
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
+
+  if (want('presence')) {
+    parts.push(presencesOfRealm(db, realm, options.slimPresence ?? false, options.now).then((presences) => ({ presences, server_timestamp: options.now })));
+  }
 
   parts.push(personalState(db, user, want));
   const state: InitialState = {};

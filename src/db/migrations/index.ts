@@ -15,6 +15,7 @@ import * as coverUnreadIndex from './2026_11_22_070000_cover_unread_index.js';
 import * as indexMessageSummary from './2026_11_22_070100_index_message_summary.js';
 import * as createRealmVersion from './2026_11_23_000000_create_realm_version.js';
 import * as hidePrivateAddresses from './2026_11_25_000000_hide_private_addresses.js';
+import * as createUserPresence from './2026_11_25_010000_create_user_presence.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_070100_index_message_summary': indexMessageSummary,
   '2026_11_23_000000_create_realm_version': createRealmVersion,
   '2026_11_25_000000_hide_private_addresses': hidePrivateAddresses,
+  '2026_11_25_010000_create_user_presence': createUserPresence,
 };
