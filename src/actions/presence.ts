@@ -6,6 +6,7 @@ import { type PresenceTimes, PRESENCE_EVENT_USER_LIMIT, eventPresence, planPrese
 import { realmSettings } from '../lib/realm-settings.js';
 import { requireHuman } from '../lib/permissions.js';
 import { resolveSettings } from '../lib/settings-registry.js';
+import { notePresenceWrite } from '../queries/presence-cache.js';
 import { presenceTimesOf } from '../queries/presence.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
@@ -36,7 +37,11 @@ export async function doUpdateUserPresence(ctx: ActionContext, status: PresenceS
   if (!resolveSettings(ctx.actor.settings).presence_enabled) return;
   const stored = await presenceTimesOf(ctx.tx, ctx.actor.id);
   const plan = planPresenceUpdate(stored, ctx.now, status === 'active');
-  if (plan.write) await writeTimes(ctx, plan.write, stored !== null);
+  if (plan.write) {
+    await writeTimes(ctx, plan.write, stored !== null);
+    const entry = { userId: ctx.actor.id, email: ctx.actor.email, dateJoined: Number(ctx.actor.date_joined), ...plan.write };
+    ctx.events.afterCommit(() => notePresenceWrite(ctx.services.db, ctx.realm.id, entry));
+  }
   if (!plan.announce || realmSettings(ctx.realm).presence_disabled) return;
   const recipients = await activeUserIds(ctx.tx, ctx.realm.id);
   if (recipients.length > PRESENCE_EVENT_USER_LIMIT) return;

@@ -91,7 +91,7 @@ export interface KeyedPresence extends PresenceTimes {
 }
 
 /** The `presences` object of /register and the presence routes, in the form the client asked for. */
-export function presencesDict(entries: readonly KeyedPresence[], slim: boolean, now: number): Record<string, SlimPresence | LegacyPresence> {
+export function presencesDict(entries: Iterable<KeyedPresence>, slim: boolean, now: number): Record<string, SlimPresence | LegacyPresence> {
   const out: Record<string, SlimPresence | LegacyPresence> = {};
   for (const entry of entries) {
     if (slim) out[String(entry.userId)] = slimPresence(entry, entry.dateJoined);

@@ -4,13 +4,14 @@ import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { OFFLINE_THRESHOLD_SECONDS, legacyPresence, presencesDict } from '../lib/presence.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { cachedRealmPresence } from './presence-cache.js';
 import { realmPresence } from './presence.js';
 import { findUserByEmailFor, getUserById } from './users.js';
 
 export async function presencesOfRealm(db: DbOrTx, realm: RealmRow, slim: boolean, now: number): Promise<Record<string, unknown>> {
   // An organization that turned presence off shows nobody's.
   if (realmSettings(realm).presence_disabled) return {};
-  return presencesDict(await realmPresence(db, realm.id, now), slim, now);
+  return presencesDict(await cachedRealmPresence(db, realm.id, now), slim, now);
 }
 
 export async function presenceResponse(db: DbOrTx, realm: RealmRow, slim: boolean, now: number) {
