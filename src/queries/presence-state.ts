@@ -2,16 +2,17 @@
 // GET /realm/presence and the answer to a presence ping.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import { OFFLINE_THRESHOLD_SECONDS, legacyPresence, presencesDict } from '../lib/presence.js';
+import { OFFLINE_THRESHOLD_SECONDS, legacyPresence } from '../lib/presence.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { cachedRealmPresence } from './presence-cache.js';
+import { cachedPresences } from './presence-cache.js';
 import { realmPresence } from './presence.js';
 import { findUserByEmailFor, getUserById } from './users.js';
 
 export async function presencesOfRealm(db: DbOrTx, realm: RealmRow, slim: boolean, now: number): Promise<Record<string, unknown>> {
   // An organization that turned presence off shows nobody's.
   if (realmSettings(realm).presence_disabled) return {};
-  return presencesDict(await cachedRealmPresence(db, realm.id, now), slim, now);
+  // A copy: the register fold changes its own state, never the kept answer.
+  return { ...(await cachedPresences(db, realm.id, slim, now)) };
 }
 
 export async function presenceResponse(db: DbOrTx, realm: RealmRow, slim: boolean, now: number) {
