@@ -76,6 +76,9 @@ import updateNotificationSettings from './endpoints/update-notification-settings
 import getReadReceipts from './endpoints/get-read-receipts.js';
 import updateStatus from './endpoints/update-status.js';
 import getUserStatus from './endpoints/get-user-status.js';
+import updatePresence from './endpoints/update-presence.js';
+import getPresence from './endpoints/get-presence.js';
+import getUserPresence from './endpoints/get-user-presence.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -114,6 +117,7 @@ export const routes: Endpoint[] = [
   getLinkifiers, //          GET    /realm/linkifiers
   reorderLinkifiers, //      PATCH  /realm/linkifiers
   addPlayground, //          POST   /realm/playgrounds
+  getPresence, //            GET    /realm/presence
   removePlayground, //       DELETE /realm/playgrounds/{playground_id}
   updateRealmUserSettingsDefaults, // PATCH /realm/user_settings_defaults
   registerQueue, //          POST   /register
@@ -144,6 +148,7 @@ export const routes: Endpoint[] = [
   muteUser, //               POST   /users/me/muted_users/{muted_user_id}
   unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
   updateStatus, //           POST   /users/me/status
+  updatePresence, //         POST   /users/me/presence
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
@@ -152,6 +157,7 @@ export const routes: Endpoint[] = [
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
+  getUserPresence, //        GET    /users/{user_id_or_email}/presence
   reactivateUser, //         POST   /users/{user_id}/reactivate
   getUserStatus, //          GET    /users/{user_id}/status
 ];

@@ -204,6 +204,13 @@ export interface UserStatusTable {
   timestamp: number;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_active_time: number | null;
+  last_connected_time: number;
+}
+
 export interface AlertWordTable {
   id: Generated<number>;
   realm_id: number;
@@ -277,6 +284,7 @@ export interface Database {
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;
   realm_version: RealmVersionTable;
+  user_presence: UserPresenceTable;
 }
 
 export type Db = Kysely<Database>;
@@ -294,6 +302,7 @@ export type UserMessageRow = Selectable<UserMessageTable>;
 export type ReactionRow = Selectable<ReactionTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
 export type UserTopicRow = Selectable<UserTopicTable>;
+export type UserPresenceRow = Selectable<UserPresenceTable>;
 export type NewMessage = Insertable<MessageTable>;
 export type NewUser = Insertable<UserProfileTable>;
 export type UserUpdate = Updateable<UserProfileTable>;

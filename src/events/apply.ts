@@ -11,6 +11,7 @@ import { applyRealmBotEvent } from './state/bots.js';
 import { applyLinkifierEvent } from './state/linkifiers.js';
 import { applyUserGroupEvent, dropDeactivatedMember } from './state/user-groups.js';
 import { applyUserStatusEvent } from './state/user-status.js';
+import { applyPresenceEvent } from './state/presence.js';
 import {
   addUnread,
   normalizeUnread,
@@ -26,6 +27,8 @@ export interface ApplyOptions {
   /** The owner's role (decides which subscriber lists stay visible after leaving a stream). */
   role: number;
   includeSubscribers: boolean;
+  /** The state's presences are in the slim form. */
+  slimPresence?: boolean;
 }
 
 type Dict = Record<string, any>;
@@ -81,6 +84,8 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'user_topic':
     case 'muted_topics':
       return applyPersonalEvent(state, event);
+    case 'presence':
+      return applyPresenceEvent(state, event, options.slimPresence ?? false);
     default:
       return;
   }

@@ -1,6 +1,7 @@
 // The state POST /register returns: one read per requested area, keyed by the event type
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { presencesOfRealm } from '../queries/presence-state.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { realmEmojiOf } from '../queries/realm-emoji.js';
 import { systemGroupIds } from '../queries/user-groups.js';
@@ -30,6 +31,8 @@ export interface StateOptions {
   development: boolean;
   /** The server's WEB_PUBLIC_STREAMS_ENABLED setting (off when absent). */
   webPublicStreamsEnabled?: boolean;
+  /** Presences keyed by user id in the slim form (the register parameter slim_presence). */
+  slimPresence?: boolean;
 }
 
 export type InitialState = Record<string, unknown>;
@@ -90,6 +93,9 @@ export async function fetchInitialState(
   if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
   if (want('realm_emoji')) area('realm_emoji', realmEmojiOf(db, realm.id));
   if (want('user_status')) area('user_status', userStatusState(db, realm.id));
+  if (want('presence')) {
+    parts.push(presencesOfRealm(db, realm, options.slimPresence ?? false, options.now).then((presences) => ({ presences, server_timestamp: options.now })));
+  }
   parts.push(placeholderState(want));
   parts.push(personalState(db, user, want, wanted === null));
   const state: InitialState = {};

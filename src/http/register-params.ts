@@ -95,5 +95,6 @@ export function queueRequest(params: ParamValues<typeof queueParams>): Omit<Regi
     clientGravatar: params.client_gravatar,
     allPublicStreams: params.all_public_streams,
     queueLifespanSecs: params.queue_lifespan_secs,
+    slimPresence: params.slim_presence,
   };
 }

@@ -125,6 +125,13 @@ for (const dialect of testDialects()) {
       assert.equal(ctx.events.length, 4);
     });
 
+    it('presence, on a first ping', async () => {
+      const seen = await eventsOf(async () => {
+        expectSuccess(await ctx.as('milo').post('/users/me/presence', { status: 'idle', ping_only: true }));
+      });
+      expectKinds(seen, 'presence');
+    });
+
     it('the check itself refuses a malformed event', () => {
       assert.throws(
         () => checkEvent({ type: 'typing', op: 'start', message_type: 'direct', sender: { user_id: 1 }, recipients: 'x', id: 0 }),

@@ -43,11 +43,6 @@ const EXCEPTIONS: Record<string, string> = {
   ignored_parameters_unsupported: 'only present when the request carried parameters the server ignores',
   demo_organization_scheduled_deletion_date: 'only present for demo organizations, which Confab does not create',
   onboarding_steps: 'replaced hotspots at feature level 233 (the document says so without a "New in" line)',
-  // Pending: the presence area is being added in parallel (presences, server_timestamp and the ping settings).
-  presences: 'pending: presence is added separately',
-  server_timestamp: 'pending: presence is added separately',
-  server_presence_ping_interval_seconds: 'pending: presence is added separately',
-  server_presence_offline_threshold_seconds: 'pending: presence is added separately',
 };
 
 function descriptionOf(schema: SchemaNode): string {

@@ -29,6 +29,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'POST', route: '/messages/render', path: () => '/messages/render', params: () => ({ content: '#**general**' }) },
   { method: 'GET', route: '/realm/emoji', path: () => '/realm/emoji' },
   { method: 'GET', route: '/realm/linkifiers', path: () => '/realm/linkifiers' },
+  { method: 'GET', route: '/realm/presence', path: () => '/realm/presence' },
   { method: 'POST', route: '/register', path: () => '/register' },
   { method: 'GET', route: '/streams', path: () => '/streams' },
   { method: 'GET', route: '/streams/:stream_id', path: (m) => `/streams/${m.stream.general}` },
@@ -41,6 +42,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/users/:email', path: (m) => `/users/${m.user('mark').email}` },
   { method: 'GET', route: '/users/:user_id(^\\d+$)', path: (m) => `/users/${m.user('mark').id}` },
   { method: 'GET', route: '/users/:user_id/status', path: (m) => `/users/${m.user('mark').id}/status` },
+  { method: 'GET', route: '/users/:user_id_or_email/presence', path: (m) => `/users/${m.user('mark').id}/presence` },
 ];
 
 /** GET routes open without credentials: nothing here to withhold per user. */

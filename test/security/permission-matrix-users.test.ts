@@ -69,6 +69,31 @@ const MARKS_OWN: Record<'marks', string> = {
   marks:    ' -      -    -    Y    -    -    -   - ',
 };
 
+// GET /realm/presence: Y the user's presence listed (each has pinged), - not listed.
+const REALM_PRESENCE: Record<'olivia' | 'gus' | 'owen', string> = {
+  //          olivia adam maya mark mona milo gus bot
+  olivia:   ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  gus:      ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  owen:     ' -      -    -    -    -    -    -   - ',
+};
+
+// GET /users/{user_id_or_email}/presence. E: the refusal of PRESENCE_REFUSAL.
+const USER_PRESENCE: Record<Target, string> = {
+  //          olivia adam maya mark mona milo gus bot
+  olivia:   ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  gus:      ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  bot:      ' E      E    E    E    E    E    E   E ',
+  dora:     ' E      E    E    E    E    E    E   E ',
+  owen:     ' E      E    E    E    E    E    E   E ',
+};
+const PRESENCE_REFUSAL: Record<Target, ReturnType<typeof refusal>> = {
+  olivia: NO_SUCH_USER,
+  gus: NO_SUCH_USER,
+  bot: refusal('Presence is not supported for bot users.'),
+  dora: NO_SUCH_USER,
+  owen: NO_SUCH_USER,
+};
+
 // POST /messages/render of "#**name**": Y rendered as a stream link, - left as text.
 const RENDER_LINK: Record<StreamKey, string> = {
   //          olivia adam maya mark mona milo gus bot
@@ -113,6 +138,7 @@ for (const dialect of testDialects()) {
       const draft = { type: 'stream', to: [m.stream.vault], topic: 'plans', content: 'a private draft' };
       [draftId] = expectSuccess(await m.as('mark').post('/drafts', { drafts: [draft] })).ids;
       expectSuccess(await m.as('mark').post('/users/me/alert_words', { alert_words: ['wombat'] }));
+      for (const pinger of [m.as('olivia'), m.as('gus'), m.owenHome]) expectSuccess(await pinger.post('/users/me/presence', { status: 'active', ping_only: true }));
     });
     after(() => m.ctx.close());
 
@@ -157,6 +183,23 @@ for (const dialect of testDialects()) {
 
     it('GET /users/me/alert_words', async () => {
       await checkTable(m, MARKS_OWN, (c) => c.get('/users/me/alert_words'), (body) => body.alert_words.includes('wombat'));
+    });
+
+    it('GET /realm/presence', async () => {
+      const who = { olivia: m.user('olivia'), gus: m.user('gus'), owen: m.owen };
+      await checkTable(m, REALM_PRESENCE, (c) => c.get('/realm/presence'), (body, key) => who[key].email in body.presences);
+    });
+
+    it('GET /users/{user_id_or_email}/presence', async () => {
+      for (const key of Object.keys(USER_PRESENCE) as Target[]) {
+        await checkTable(
+          m,
+          { [key]: USER_PRESENCE[key] } as Record<Target, string>,
+          (c) => c.get(`/users/${target[key].id}/presence`),
+          (body) => body.presence?.aggregated?.status === 'active',
+          PRESENCE_REFUSAL[key],
+        );
+      }
     });
 
     it('POST /messages/render links only the streams the author may know of', async () => {

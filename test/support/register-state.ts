@@ -25,6 +25,7 @@ export interface StateRequest {
   wanted?: string[] | null;
   includeSubscribers?: boolean;
   capabilities?: Partial<ClientCapabilities>;
+  slimPresence?: boolean;
 }
 
 /** The /register state of a dev user now, from fresh user and realm rows. */
@@ -38,6 +39,7 @@ export async function fetchStateOf(ctx: TestContext, name: DevUserName, request:
     capabilities: { ...CLIENT_CAPABILITIES, ...request.capabilities },
     serverGeneration: 1,
     development: true,
+    slimPresence: request.slimPresence ?? false,
   });
 }
 
@@ -73,7 +75,7 @@ export async function verifyFolding(ctx: TestContext, check: FoldCheck): Promise
     const old = before.get(name)!;
     const unchanged = structuredClone(old);
     const events = ctx.events.filter((d) => d.users.includes(user.id)).map((d) => structuredClone(d.event));
-    applyEvents(old, events, { userId: user.id, role: user.role, includeSubscribers: request.includeSubscribers ?? true });
+    applyEvents(old, events, { userId: user.id, role: user.role, includeSubscribers: request.includeSubscribers ?? true, slimPresence: request.slimPresence ?? false });
     assert.deepEqual(old, await fetchStateOf(ctx, name, request), `state of ${name}`);
     if (changing.includes(name)) assert.notDeepEqual(old, unchanged, `nothing changed for ${name}`);
     else if (strict) assert.deepEqual(old, unchanged, `${name} should see no change`);

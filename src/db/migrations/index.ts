@@ -15,6 +15,7 @@ import * as coverUnreadIndex from './2026_11_22_070000_cover_unread_index.js';
 import * as indexMessageSummary from './2026_11_22_070100_index_message_summary.js';
 import * as createRealmVersion from './2026_11_23_000000_create_realm_version.js';
 import * as hidePrivateAddresses from './2026_11_25_000000_hide_private_addresses.js';
+import * as createUserPresence from './2026_11_25_010000_create_user_presence.js';
 import * as createUserStatus from './2026_11_26_000000_create_user_status.js';
 
 export const migrations: Record<string, Migration> = {
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_070100_index_message_summary': indexMessageSummary,
   '2026_11_23_000000_create_realm_version': createRealmVersion,
   '2026_11_25_000000_hide_private_addresses': hidePrivateAddresses,
+  '2026_11_25_010000_create_user_presence': createUserPresence,
   '2026_11_26_000000_create_user_status': createUserStatus,
 };

@@ -4,6 +4,7 @@ import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../act
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../actions/user-create.js';
 import type { RealmRow } from '../../db/schema.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
+import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from '../../lib/presence.js';
 import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 import {
@@ -23,8 +24,8 @@ const SERVER_CONSTANTS = {
   server_typing_stopped_wait_period_milliseconds: 12000,
   server_typing_started_wait_period_milliseconds: 30000,
   event_queue_longpoll_timeout_seconds: 90,
-  server_presence_ping_interval_seconds: 60,
-  server_presence_offline_threshold_seconds: 200,
+  server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECONDS,
+  server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECONDS,
   max_file_upload_size_mib: 25,
   max_avatar_file_size_mib: 5,
   max_icon_file_size_mib: 5,

@@ -24,6 +24,7 @@ export interface RegisterRequest {
   clientGravatar: boolean;
   allPublicStreams: boolean;
   includeSubscribers: boolean;
+  slimPresence?: boolean;
   /** 0: the server's default idle timeout. */
   queueLifespanSecs: number;
 }
@@ -64,9 +65,10 @@ export async function registerQueue(
     serverGeneration: SERVER_GENERATION,
     development: deps.development,
     webPublicStreamsEnabled: deps.webPublicStreamsEnabled ?? false,
+    slimPresence: request.slimPresence ?? false,
   });
   const pending = queue.pending();
-  applyEvents(state, pending, { userId: user.id, role: user.role, includeSubscribers: request.includeSubscribers });
+  applyEvents(state, pending, { userId: user.id, role: user.role, includeSubscribers: request.includeSubscribers, slimPresence: request.slimPresence ?? false });
   return {
     queue_id: queue.id,
     last_event_id: pending.length > 0 ? pending[pending.length - 1]!.id : -1,
