@@ -71,6 +71,11 @@ import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-setti
 import updateSettings from './endpoints/update-settings.js';
 import updateDisplaySettings from './endpoints/update-display-settings.js';
 import updateNotificationSettings from './endpoints/update-notification-settings.js';
+import getStreamId from './endpoints/get-stream-id.js';
+import checkMessagesMatchNarrow from './endpoints/check-messages-match-narrow.js';
+import getStreamTopics from './endpoints/get-stream-topics.js';
+import updateSubscriptions from './endpoints/update-subscriptions.js';
+import getSubscriptionStatus from './endpoints/get-subscription-status.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -85,6 +90,7 @@ export const routes: Endpoint[] = [
   getEvents, //              GET    /events
   deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key
+  getStreamId, //            GET    /get_stream_id
   markAllAsRead, //          POST   /mark_all_as_read
   markStreamAsRead, //       POST   /mark_stream_as_read
   markTopicAsRead, //        POST   /mark_topic_as_read
@@ -92,6 +98,7 @@ export const routes: Endpoint[] = [
   sendMessage, //            POST   /messages
   updateMessageFlags, //     POST   /messages/flags
   updateMessageFlagsForNarrow, // POST /messages/flags/narrow
+  checkMessagesMatchNarrow, // GET  /messages/matches_narrow
   renderMessage, //          POST   /messages/render
   getMessage, //             GET    /messages/{message_id}
   updateMessage, //          PATCH  /messages/{message_id}
@@ -138,10 +145,13 @@ export const routes: Endpoint[] = [
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
+  updateSubscriptions, //    PATCH  /users/me/subscriptions
   updateMutedTopics, //      PATCH  /users/me/subscriptions/muted_topics
   updateSubscriptionProperties, // POST /users/me/subscriptions/properties
+  getStreamTopics, //        GET    /users/me/{stream_id}/topics
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
   reactivateUser, //         POST   /users/{user_id}/reactivate
+  getSubscriptionStatus, //  GET    /users/{user_id}/subscriptions/{stream_id}
 ];
