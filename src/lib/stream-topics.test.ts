@@ -13,7 +13,7 @@ const privateProtected = { invite_only: 1, history_public_to_subscribers: 0, is_
 
 describe('stream content access', () => {
   it('opens public streams to non-guests, web-public ones to all, anything to subscribers', () => {
-    const cases: Array<[typeof member, typeof open, boolean, boolean]> = [
+    const cases: Array<[{ role: number }, typeof open, boolean, boolean]> = [
       [member, open, false, true],
       [guest, open, false, false],
       [guest, open, true, true],
