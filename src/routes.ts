@@ -79,6 +79,11 @@ import getUserStatus from './endpoints/get-user-status.js';
 import updatePresence from './endpoints/update-presence.js';
 import getPresence from './endpoints/get-presence.js';
 import getUserPresence from './endpoints/get-user-presence.js';
+import getStreamId from './endpoints/get-stream-id.js';
+import checkMessagesMatchNarrow from './endpoints/check-messages-match-narrow.js';
+import getStreamTopics from './endpoints/get-stream-topics.js';
+import updateSubscriptions from './endpoints/update-subscriptions.js';
+import getSubscriptionStatus from './endpoints/get-subscription-status.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -93,6 +98,7 @@ export const routes: Endpoint[] = [
   getEvents, //              GET    /events
   deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key
+  getStreamId, //            GET    /get_stream_id
   markAllAsRead, //          POST   /mark_all_as_read
   markStreamAsRead, //       POST   /mark_stream_as_read
   markTopicAsRead, //        POST   /mark_topic_as_read
@@ -100,6 +106,7 @@ export const routes: Endpoint[] = [
   sendMessage, //            POST   /messages
   updateMessageFlags, //     POST   /messages/flags
   updateMessageFlagsForNarrow, // POST /messages/flags/narrow
+  checkMessagesMatchNarrow, // GET  /messages/matches_narrow
   renderMessage, //          POST   /messages/render
   getMessage, //             GET    /messages/{message_id}
   updateMessage, //          PATCH  /messages/{message_id}
@@ -152,12 +159,15 @@ export const routes: Endpoint[] = [
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
+  updateSubscriptions, //    PATCH  /users/me/subscriptions
   updateMutedTopics, //      PATCH  /users/me/subscriptions/muted_topics
   updateSubscriptionProperties, // POST /users/me/subscriptions/properties
+  getStreamTopics, //        GET    /users/me/{stream_id}/topics
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
   getUserPresence, //        GET    /users/{user_id_or_email}/presence
   reactivateUser, //         POST   /users/{user_id}/reactivate
   getUserStatus, //          GET    /users/{user_id}/status
+  getSubscriptionStatus, //  GET    /users/{user_id}/subscriptions/{stream_id}
 ];

@@ -13,7 +13,7 @@ const STREAM_REQUEST_KEYS = ['name', 'description', 'color'];
 const COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
 /** The subscriptions list: [{name, description?, color?}], checked with the reference's wording. */
-function streamRequests(value: unknown, name: string): StreamRequest[] {
+export function streamRequests(value: unknown, name: string): StreamRequest[] {
   if (!Array.isArray(value)) throw new ApiError(`${name} is not a list`);
   return value.map((item: unknown, i) => {
     const at = `${name}[${i}]`;

@@ -78,7 +78,7 @@ function idValue(dialect: StoreDialect, id: number): RawBuilder<number> {
   return dialect === 'postgres' ? sql<number>`CAST(${id} AS BIGINT)` : sql<number>`${id}`;
 }
 
-interface BaseQuery {
+export interface BaseQuery {
   query: Query;
   idRef: string;
   dialect: StoreDialect;
@@ -103,7 +103,7 @@ function sameRealm(dialect: StoreDialect, realmId: number): RawBuilder<SqlBool> 
   return dialect === 'sqlite' ? sql<SqlBool>`+m.realm_id = ${realmId}` : sql<SqlBool>`m.realm_id = ${realmId}`;
 }
 
-function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): BaseQuery {
+export function baseQuery(db: DbOrTx, narrow: ResolvedNarrow, options: BaseOptions): BaseQuery {
   const any = db as unknown as Kysely<any>;
   const dialect = storeDialect(db);
   const { history, searchFields } = options;

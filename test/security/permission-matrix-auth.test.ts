@@ -22,7 +22,9 @@ interface ReadRoute {
 const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/drafts', path: () => '/drafts' },
   { method: 'GET', route: '/events', path: () => '/events', params: (m) => ({ queue_id: m.doraQueue, last_event_id: -1, dont_block: true }) },
+  { method: 'GET', route: '/get_stream_id', path: () => '/get_stream_id', params: () => ({ stream: 'general' }) },
   { method: 'GET', route: '/messages', path: () => '/messages', params: () => ({ anchor: 'newest', num_before: 10, num_after: 0 }) },
+  { method: 'GET', route: '/messages/matches_narrow', path: () => '/messages/matches_narrow', params: (m) => ({ msg_ids: [m.message.general], narrow: [] }) },
   { method: 'GET', route: '/messages/:message_id', path: (m) => `/messages/${m.message.general}` },
   { method: 'GET', route: '/messages/:message_id/history', path: (m) => `/messages/${m.message.general}/history` },
   { method: 'GET', route: '/messages/:message_id/read_receipts', path: (m) => `/messages/${m.message.general}/read_receipts` },
@@ -39,10 +41,12 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/users/me', path: () => '/users/me' },
   { method: 'GET', route: '/users/me/alert_words', path: () => '/users/me/alert_words' },
   { method: 'GET', route: '/users/me/subscriptions', path: () => '/users/me/subscriptions' },
+  { method: 'GET', route: '/users/me/:stream_id/topics', path: (m) => `/users/me/${m.stream.general}/topics` },
   { method: 'GET', route: '/users/:email', path: (m) => `/users/${m.user('mark').email}` },
   { method: 'GET', route: '/users/:user_id(^\\d+$)', path: (m) => `/users/${m.user('mark').id}` },
   { method: 'GET', route: '/users/:user_id/status', path: (m) => `/users/${m.user('mark').id}/status` },
   { method: 'GET', route: '/users/:user_id_or_email/presence', path: (m) => `/users/${m.user('mark').id}/presence` },
+  { method: 'GET', route: '/users/:user_id/subscriptions/:stream_id', path: (m) => `/users/${m.user('mark').id}/subscriptions/${m.stream.general}` },
 ];
 
 /** GET routes open without credentials: nothing here to withhold per user. */

@@ -139,6 +139,14 @@ for (const dialect of testDialects()) {
       await checkTable(m, DM_NARROW, (c, _key, actor) => withMark(c, actor), (body, key) => present(body, key));
     });
 
+    it('GET /messages/matches_narrow answers only what one received', async () => {
+      const ask = (c: HostClient, key: MessageKey, narrow: unknown[]) => c.get('/messages/matches_narrow', { msg_ids: [m.message[key]], narrow });
+      const matched = (body: Record<string, any>, key: MessageKey) => String(m.message[key]) in (body.messages ?? {});
+      await checkTable(m, SEARCH, (c, key) => ask(c, key, [{ operator: 'search', operand: SEARCH_WORD }]), (body, key) => matched(body, key));
+      await checkTable(m, SEARCH, (c, key) => ask(c, key, []), (body, key) => matched(body, key));
+      for (const key of MESSAGES) assert.deepEqual((await ask(m.owenHome, key, [])).body.messages, {}, key);
+    });
+
     it("another organization's user knows none of these messages", async () => {
       for (const key of MESSAGES) {
         expectRefusal(await m.owenHome.get(`/messages/${m.message[key]}`), INVALID_MESSAGE, key);

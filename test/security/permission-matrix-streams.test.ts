@@ -12,6 +12,7 @@ import {
   checkTable,
   expectRefusal,
   type Matrix,
+  parseRow,
   refusal,
   type StreamKey,
   STREAMS,
@@ -47,6 +48,29 @@ const BY_ID: Record<StreamKey, string> = {
   lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
   vault:    ' Y      Y    E    Y    Y    Y    E   E ',
   bunker:   ' Y      Y    E    Y    Y    Y    E   E ',
+  showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
+};
+
+// GET /users/me/{id}/topics, GET /get_stream_id and GET /users/{user_id}/subscriptions/{id}:
+// content access, the reference's access_stream_by_id without the administrators' exception.
+// E: INVALID_CHANNEL (by name: "Invalid channel name '<name>'").
+const CONTENT: Record<StreamKey, string> = {
+  //          olivia adam maya mark mona milo gus bot
+  general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
+  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  vault:    ' E      E    E    Y    Y    Y    E   E ',
+  bunker:   ' E      E    E    Y    Y    Y    E   E ',
+  showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
+};
+
+// GET /users/me/{id}/topics: whether the stream's one topic is listed. Milo joined bunker
+// (protected history) after its message, so its topic is not his to see.
+const TOPICS: Record<StreamKey, string> = {
+  //          olivia adam maya mark mona milo gus bot
+  general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
+  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  vault:    ' E      E    E    Y    Y    Y    E   E ',
+  bunker:   ' E      E    E    Y    Y    -    E   E ',
   showcase: ' Y      Y    Y    Y    Y    Y    Y   Y ',
 };
 
@@ -125,6 +149,39 @@ for (const dialect of testDialects()) {
       );
     });
 
+    it('GET /users/me/{stream_id}/topics', async () => {
+      await checkTable(
+        m,
+        TOPICS,
+        (c, key) => c.get(`/users/me/${m.stream[key]}/topics`),
+        (body, key) => body.topics.some((t: { name: string }) => t.name === `${key} topic`),
+        INVALID_CHANNEL,
+      );
+    });
+
+    it('GET /get_stream_id', async () => {
+      for (const key of STREAMS) {
+        await checkTable(
+          m,
+          { [key]: CONTENT[key] } as Record<StreamKey, string>,
+          (c) => c.get('/get_stream_id', { stream: key }),
+          (body) => body.stream_id === m.stream[key],
+          refusal(`Invalid channel name '${key}'`),
+        );
+      }
+    });
+
+    it('GET /users/{user_id}/subscriptions/{stream_id}', async () => {
+      // Whether Mark is on each stream, as his own subscription list shows it.
+      await checkTable(
+        m,
+        CONTENT,
+        (c, key) => c.get(`/users/${m.user('mark').id}/subscriptions/${m.stream[key]}`),
+        (body, key) => body.is_subscribed === (parseRow(SUBSCRIPTIONS[key]).mark === 'Y'),
+        INVALID_CHANNEL,
+      );
+    });
+
     it("another organization's user knows none of these streams", async () => {
       for (const key of STREAMS) {
         expectRefusal(await m.owenHome.get(`/streams/${m.stream[key]}`), INVALID_CHANNEL, key);
@@ -133,6 +190,11 @@ for (const dialect of testDialects()) {
       const body = (await m.owenHome.get('/streams', { include_web_public: true })).body;
       assert.deepEqual(body.streams, []);
       assert.deepEqual((await m.owenHome.get('/users/me/subscriptions')).body.subscriptions, []);
+      for (const key of STREAMS) {
+        expectRefusal(await m.owenHome.get(`/users/me/${m.stream[key]}/topics`), INVALID_CHANNEL, key);
+        expectRefusal(await m.owenHome.get('/get_stream_id', { stream: key }), refusal(`Invalid channel name '${key}'`), key);
+        expectRefusal(await m.owenHome.get(`/users/${m.user('mark').id}/subscriptions/${m.stream[key]}`), refusal('No such user'), key);
+      }
     });
   });
 }
