@@ -1,5 +1,5 @@
 // A fresh clone must be able to run its own tests: no code may read files from beside the checkout
-// (the team's ../shared folder) or from fixed machine paths. .ci/run proves it end to end by running
+// (the team's shared folder) or from fixed machine paths. .ci/run proves it end to end by running
 // the suite from a copy with nothing beside it; this catches the mistake at once, naming the line.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +8,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OUTSIDE = [/\.\.\/shared\//, /['"`]\/work\//, /['"`]\/home\//];
+/** The team's folder beside the checkout, named apart so that this file does not match itself. */
+const SIBLING = 'shared';
+const OUTSIDE = [new RegExp(`\\.\\./${SIBLING}/`), /['"`]\/work\//, /['"`]\/home\//];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
