@@ -1,0 +1,99 @@
+// What Zulip's own clients do at start-up and all day, through the real zulip-js client against a
+// real server: register every state area, ping presence, set a status, list a stream's topics.
+// zulip-js posts multipart forms, whose values must be strings, so booleans go as 'true'/'false'.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import zulip, { type Client } from 'zulip-js';
+import { loadConfig } from '../../src/config.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+/** The keys the terminal and mobile clients read from register before they draw anything. */
+const START_UP_KEYS = [
+  'presences', 'server_timestamp', 'server_presence_ping_interval_seconds', 'server_presence_offline_threshold_seconds',
+  'realm_user_groups', 'realm_emoji', 'custom_profile_fields', 'custom_profile_field_types', 'user_status',
+  'realm_default_external_accounts', 'max_file_upload_size_mib', 'server_emoji_data_url', 'realm_non_active_users',
+  'cross_realm_bots', 'realm_users', 'subscriptions', 'unread_msgs', 'muted_topics', 'user_topics', 'realm_bots',
+  'realm_incoming_webhook_bots', 'recent_private_conversations', 'starred_messages', 'drafts', 'user_settings',
+];
+
+describe('zulip-js: an everyday session', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'confab-e2e-everyday-'));
+  let server: RunningServer;
+  let mark: Client;
+  let mona: Client;
+  let markId: number;
+
+  before(async () => {
+    const original = console.log;
+    console.log = () => undefined;
+    try {
+      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
+      server = await startServer({ ...config, heartbeatMinSeconds: 1, heartbeatMaxSeconds: 1 });
+    } finally {
+      console.log = original;
+    }
+    mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
+    mona = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
+    markId = (await mark.users.me.getProfile()).user_id;
+  });
+
+  after(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('registers with every state area, as the terminal and mobile clients do', async () => {
+    const state = await mona.queues.register({ apply_markdown: 'true', client_gravatar: 'true', slim_presence: 'true' });
+    assert.equal(state.result, 'success', JSON.stringify(state).slice(0, 300));
+    const missing = START_UP_KEYS.filter((key) => !(key in state));
+    assert.deepEqual(missing, []);
+    assert.equal(state.zulip_feature_level, 229);
+    assert.equal(state.server_presence_ping_interval_seconds, 60);
+    assert.ok(Array.isArray(state.realm_user_groups) && state.realm_user_groups.length > 0);
+    assert.deepEqual(state.realm_emoji, {});
+    await mona.queues.deregister({ queue_id: state.queue_id });
+  });
+
+  it('pings presence and sees the other person active', async () => {
+    const ping = await mark.callEndpoint('/users/me/presence', 'POST', { status: 'active', new_user_input: 'true', slim_presence: 'true' });
+    assert.equal(ping.result, 'success', JSON.stringify(ping));
+    const monaPing = await mona.callEndpoint('/users/me/presence', 'POST', { status: 'active', slim_presence: 'true' });
+    assert.equal(monaPing.result, 'success', JSON.stringify(monaPing));
+    assert.equal(monaPing.presences[String(markId)].active_timestamp > 0, true);
+    const one = await mona.callEndpoint('/users/mark@confab.test/presence', 'GET');
+    assert.equal(one.result, 'success', JSON.stringify(one));
+    assert.equal(one.presence.aggregated.status, 'active');
+  });
+
+  it('sets a status that another person hears about and reads back', async () => {
+    const queue = await mona.queues.register({ event_types: ['user_status'] });
+    const set = await mark.callEndpoint('/users/me/status', 'POST', {
+      status_text: 'In a meeting', away: 'false', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji',
+    });
+    assert.equal(set.result, 'success', JSON.stringify(set));
+    const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
+    const event = answer.events.find((e: { type: string }) => e.type === 'user_status');
+    assert.equal(event.user_id, markId);
+    assert.equal(event.status_text, 'In a meeting');
+    const read = await mona.callEndpoint(`/users/${markId}/status`, 'GET');
+    assert.equal(read.result, 'success', JSON.stringify(read));
+    assert.deepEqual(read.status, { status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji' });
+  });
+
+  it("lists a stream's topics newest first, with the stream found by name", async () => {
+    const found = await mona.streams.getStreamId('general');
+    assert.equal(found.result, 'success', JSON.stringify(found));
+    await mark.messages.send({ type: 'stream', to: 'general', topic: 'older topic', content: 'first' });
+    const newer = await mark.messages.send({ type: 'stream', to: 'general', topic: 'newer topic', content: 'second' });
+    const topics = await mona.streams.topics.retrieve({ stream_id: found.stream_id });
+    assert.equal(topics.result, 'success', JSON.stringify(topics));
+    assert.deepEqual(topics.topics.slice(0, 2), [
+      { name: 'newer topic', max_id: newer.id },
+      { name: 'older topic', max_id: newer.id - 1 },
+    ]);
+  });
+});
