@@ -7,7 +7,12 @@ declare module 'zulip-js' {
     callEndpoint(endpoint: string, method?: string, params?: Params): Answer;
     server: { settings(params?: Params): Answer };
     users: { retrieve(params?: Params): Answer; me: { getProfile(): Answer } };
-    streams: { retrieve(params?: Params): Answer; subscriptions: { retrieve(params?: Params): Answer } };
+    streams: {
+      retrieve(params?: Params): Answer;
+      getStreamId(name: string | Params): Answer;
+      subscriptions: { retrieve(params?: Params): Answer };
+      topics: { retrieve(params: { stream_id: number }): Answer };
+    };
     messages: {
       send(params: Params): Answer;
       retrieve(params: Params): Answer;
