@@ -56,6 +56,10 @@ import removeApnsToken from './endpoints/remove-apns-token.js';
 import testPushNotification from './endpoints/test-push-notification.js';
 import getDrafts from './endpoints/get-drafts.js';
 import createDrafts from './endpoints/create-drafts.js';
+import getScheduledMessages from './endpoints/get-scheduled-messages.js';
+import createScheduledMessage from './endpoints/create-scheduled-message.js';
+import updateScheduledMessage from './endpoints/update-scheduled-message.js';
+import deleteScheduledMessage from './endpoints/delete-scheduled-message.js';
 import updateDraft from './endpoints/update-draft.js';
 import deleteDraft from './endpoints/delete-draft.js';
 import updateUserTopic from './endpoints/update-user-topic.js';
@@ -95,6 +99,10 @@ export const routes: Endpoint[] = [
   createDrafts, //           POST   /drafts
   updateDraft, //            PATCH  /drafts/{draft_id}
   deleteDraft, //            DELETE /drafts/{draft_id}
+  getScheduledMessages, //   GET    /scheduled_messages
+  createScheduledMessage, // POST   /scheduled_messages
+  updateScheduledMessage, // PATCH  /scheduled_messages/{scheduled_message_id}
+  deleteScheduledMessage, // DELETE /scheduled_messages/{scheduled_message_id}
   getEvents, //              GET    /events
   deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key

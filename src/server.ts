@@ -12,6 +12,7 @@ import { seedDevMessages, seedDevRealm } from './dev-seed.js';
 import { ServerShuttingDownError } from './errors.js';
 import { LocalBus } from './events/bus.js';
 import { withQueues } from './events/registry.js';
+import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { sendApiError } from './http/error-handler.js';
 import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
@@ -113,10 +114,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const inFlight = new InFlight();
   app.server.on('request', inFlight.track);
   const address = await app.listen({ host: config.host, port: config.port });
+  const stopDelivery = startScheduledDelivery(services);
   const stop = () =>
     (stopping ??= (async () => {
       // No new connections; idle ones close, and busy ones after their answer (Connection: close).
       const closed = app.close();
+      stopDelivery();
       // Waiting polls end unanswered: their connections close, and clients poll the next server.
       services.queues.shutdown();
       // Requests under way finish, so their events are in the queues that are saved.

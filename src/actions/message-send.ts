@@ -32,7 +32,7 @@ export interface SendMessageSpec {
   queueId?: string;
 }
 
-interface Destination {
+export interface Destination {
   recipientId: number;
   recipientType: number;
   stream?: StreamRow;
@@ -105,11 +105,16 @@ async function streamDestination(ctx: ActionContext, addressee: Extract<Addresse
   return { recipientId: stream.recipient_id!, recipientType: RecipientType.STREAM, stream, topic, userIds };
 }
 
+/** Where a message to these addressees goes, after every check the send path makes; and its content. */
+export async function checkMessage(ctx: ActionContext, addressee: Addressee, rawContent: string): Promise<{ destination: Destination; content: string }> {
+  const directUsers = addressee.kind === 'direct' ? await resolveDirectUsers(ctx, addressee) : null;
+  const content = normalizeContent(rawContent);
+  const destination = addressee.kind === 'stream' ? await streamDestination(ctx, addressee) : await directDestination(ctx, directUsers!);
+  return { destination, content };
+}
+
 export async function checkSendMessage(ctx: ActionContext, spec: SendMessageSpec): Promise<{ id: number }> {
-  const directUsers = spec.addressee.kind === 'direct' ? await resolveDirectUsers(ctx, spec.addressee) : null;
-  const content = normalizeContent(spec.content);
-  const destination =
-    spec.addressee.kind === 'stream' ? await streamDestination(ctx, spec.addressee) : await directDestination(ctx, directUsers!);
+  const { destination, content } = await checkMessage(ctx, spec.addressee, spec.content);
   return doSendMessage(ctx, destination, content, spec);
 }
 

@@ -186,6 +186,25 @@ export interface DraftTable {
   last_edit_time: number;
 }
 
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  subject: string;
+  content: string;
+  rendered_content: string;
+  sending_client: string;
+  /** UNIX seconds. */
+  scheduled_timestamp: number;
+  read_by_sender: number;
+  delivered: number;
+  delivered_message_id: number | null;
+  failed: number;
+  failure_message: string | null;
+}
+export type ScheduledMessageRow = Selectable<ScheduledMessageTable>;
+
 export interface MutedUserTable {
   id: Generated<number>;
   user_id: number;
@@ -277,6 +296,7 @@ export interface Database {
   realm_filter: RealmFilterTable;
   realm_playground: RealmPlaygroundTable;
   draft: DraftTable;
+  scheduled_message: ScheduledMessageTable;
   muted_user: MutedUserTable;
   alert_word: AlertWordTable;
   user_status: UserStatusTable;

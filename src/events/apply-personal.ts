@@ -1,6 +1,7 @@
-// Folds the personal events (drafts, muted users, alert words, topic visibility and
+// Folds the personal events (drafts, scheduled messages, muted users, alert words, topic visibility and
 // subscription property updates) into a POST /register state.
 import { byNewestEdit, type DraftDict } from '../lib/drafts.js';
+import type { ScheduledMessageDict } from '../lib/scheduled-messages.js';
 import type { UserTopicDict } from '../queries/user-topics.js';
 import type { InitialState } from './initial-state.js';
 import { MAX_DRAFTS_IN_REGISTER } from './state/personal.js';
@@ -11,6 +12,8 @@ export function applyPersonalEvent(state: InitialState, event: Dict): void {
   switch (event.type) {
     case 'drafts':
       return applyDrafts(state, event);
+    case 'scheduled_messages':
+      return applyScheduledMessages(state, event);
     case 'muted_users':
       if (Array.isArray(state.muted_users)) state.muted_users = structuredClone(event.muted_users);
       return;
@@ -34,6 +37,15 @@ function applyDrafts(state: InitialState, event: Dict): void {
   else if (event.op === 'update') drafts = drafts.map((d) => (d.id === event.draft.id ? { ...event.draft } : d));
   else if (event.op === 'remove') drafts = drafts.filter((d) => d.id !== event.draft_id);
   state.drafts = drafts.sort(byNewestEdit).slice(0, MAX_DRAFTS_IN_REGISTER);
+}
+
+function applyScheduledMessages(state: InitialState, event: Dict): void {
+  let list = state.scheduled_messages as ScheduledMessageDict[] | undefined;
+  if (!list) return;
+  if (event.op === 'add') list.push(...structuredClone(event.scheduled_messages as ScheduledMessageDict[]));
+  else if (event.op === 'update') list = list.map((m) => (m.scheduled_message_id === event.scheduled_message.scheduled_message_id ? structuredClone(event.scheduled_message) : m));
+  else if (event.op === 'remove') list = list.filter((m) => m.scheduled_message_id !== event.scheduled_message_id);
+  state.scheduled_messages = list.sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id);
 }
 
 const sameTopic = (row: UserTopicDict, event: Dict) =>

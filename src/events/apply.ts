@@ -79,6 +79,7 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'realm_playgrounds':
       return applyLinkifierEvent(state, event);
     case 'drafts':
+    case 'scheduled_messages':
     case 'muted_users':
     case 'alert_words':
     case 'user_topic':

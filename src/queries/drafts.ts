@@ -1,6 +1,7 @@
 // Reading a user's drafts as API dictionaries.
 import type { DbOrTx } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
+import { conversationAddressees } from '../lib/conversation-addressees.js';
 import type { DraftDict } from '../lib/drafts.js';
 
 interface DraftJoinRow {
@@ -16,19 +17,7 @@ interface DraftJoinRow {
 
 /** The draft's addressees as the API names them: the stream, or the other people of the conversation. */
 function draftDict(row: DraftJoinRow): DraftDict {
-  const base = { id: row.id, topic: row.topic, content: row.content, timestamp: Number(row.last_edit_time) };
-  switch (row.recipient_type) {
-    case RecipientType.STREAM:
-      return { ...base, type: 'stream', to: [row.recipient_type_id!] };
-    case RecipientType.PERSONAL:
-      return { ...base, type: 'private', to: [row.recipient_type_id!] };
-    case RecipientType.DIRECT_MESSAGE_GROUP: {
-      const members = (row.huddle_hash ?? '').split(',').filter(Boolean).map(Number);
-      return { ...base, type: 'private', to: members.filter((id) => id !== row.user_id) };
-    }
-    default:
-      return { ...base, type: '', to: [] };
-  }
+  return { id: row.id, ...conversationAddressees(row, row.user_id), topic: row.topic, content: row.content, timestamp: Number(row.last_edit_time) };
 }
 
 function draftQuery(db: DbOrTx, userId: number) {

@@ -1,8 +1,9 @@
-// Drafts, muted users, alert words, topic visibility and subscription properties: every event
+// Drafts, scheduled messages, muted users, alert words, topic visibility and subscription properties: every event
 // matches the reference schema, and an earlier /register state plus the events equals a fresh one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
+import { deliverDueScheduledMessages } from '../../src/actions/scheduled-delivery.js';
 import { applyEvents } from '../../src/events/apply.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
@@ -12,7 +13,7 @@ import { fetchStateOf } from '../support/register-state.js';
 
 
 /** The state areas these events keep current (muted_topics is asked for alone: it is left out beside user_topic). */
-const WITH_USER_TOPIC = ['drafts', 'muted_users', 'alert_words', 'user_topic', 'subscription', 'message', 'update_message_flags'];
+const WITH_USER_TOPIC = ['drafts', 'scheduled_messages', 'muted_users', 'alert_words', 'user_topic', 'subscription', 'message', 'update_message_flags'];
 const LEGACY_TOPICS = ['muted_topics'];
 
 for (const dialect of testDialects()) {
@@ -68,6 +69,40 @@ for (const dialect of testDialects()) {
       await verify('mark', async () => {
         expectSuccess(await ctx.as('mark').delete(`/drafts/${ids[1]}`));
       }, ['drafts']);
+    });
+
+    it('scheduled_messages: add, update, failed, delivered, remove', async () => {
+      const { mona } = ctx.seed.users;
+      const base = Math.floor(ctx.clock.now());
+      const ids: number[] = [];
+      await verify('mark', async () => {
+        for (const body of [
+          { type: 'stream', to: String(ctx.seed.streams.general.id), topic: 'later', content: 'one' },
+          { type: 'direct', to: JSON.stringify([mona.id]), content: 'two' },
+          { type: 'direct', to: JSON.stringify([mona.id]), content: 'three' },
+        ]) {
+          ids.push(expectSuccess(await ctx.as('mark').post('/scheduled_messages', { ...body, scheduled_delivery_timestamp: base + 600 + ids.length })).scheduled_message_id);
+        }
+      }, ['scheduled_messages']);
+      await verify('mark', async () => {
+        expectSuccess(await ctx.as('mark').patch(`/scheduled_messages/${ids[0]}`, { content: 'one, edited', scheduled_delivery_timestamp: base + 700 }));
+      }, ['scheduled_messages']);
+      await verify('mark', async () => {
+        expectSuccess(await ctx.as('mark').delete(`/scheduled_messages/${ids[1]}`));
+      }, ['scheduled_messages']);
+      // The third is sent when due; the first, left far behind its time, fails.
+      try {
+        await verify('mark', async () => {
+          ctx.clock.set(base + 602);
+          await deliverDueScheduledMessages(ctx.services);
+        }, ['scheduled_messages', 'message']);
+        await verify('mark', async () => {
+          ctx.clock.set(base + 700 + 601);
+          await deliverDueScheduledMessages(ctx.services);
+        }, ['scheduled_messages', 'message']);
+      } finally {
+        ctx.clock.set(base);
+      }
     });
 
     it('muted_users, with the read flags of the muted user messages', async () => {

@@ -9,7 +9,6 @@ export function placeholderState(want: (type: string) => boolean): Record<string
     state.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
   }
   if (want('realm_domains')) state.realm_domains = [];
-  if (want('scheduled_messages')) state.scheduled_messages = [];
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   // Confab runs no embedded bots and offers no incoming-webhook integrations.
   if (want('realm_embedded_bots')) state.realm_embedded_bots = [];
