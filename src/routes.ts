@@ -18,6 +18,7 @@ import registerQueue from './endpoints/register-queue.js';
 import getOwnUser from './endpoints/get-own-user.js';
 import getStreams from './endpoints/get-streams.js';
 import getStreamById from './endpoints/get-stream-by-id.js';
+import getStreamEmailAddress from './endpoints/get-stream-email-address.js';
 import getSubscribers from './endpoints/get-subscribers.js';
 import getUsers from './endpoints/get-users.js';
 import createUser from './endpoints/create-user.js';
@@ -146,6 +147,7 @@ export const routes: Endpoint[] = [
   archiveStream, //          DELETE /streams/{stream_id}
   deleteTopic, //            POST   /streams/{stream_id}/delete_topic
   getSubscribers, //         GET    /streams/{stream_id}/members
+  getStreamEmailAddress, //  GET    /streams/{stream_id}/email_address
   setTypingStatus, //        POST   /typing
   getUserGroups, //          GET    /user_groups
   updateUserTopic, //        POST   /user_topics

@@ -36,6 +36,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'POST', route: '/register', path: () => '/register' },
   { method: 'GET', route: '/streams', path: () => '/streams' },
   { method: 'GET', route: '/streams/:stream_id', path: (m) => `/streams/${m.stream.general}` },
+  { method: 'GET', route: '/streams/:stream_id/email_address', path: (m) => `/streams/${m.stream.general}/email_address` },
   { method: 'GET', route: '/streams/:stream_id/members', path: (m) => `/streams/${m.stream.general}/members` },
   { method: 'GET', route: '/user_groups', path: () => '/user_groups' },
   { method: 'GET', route: '/users', path: () => '/users' },

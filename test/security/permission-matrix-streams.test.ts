@@ -41,7 +41,7 @@ const LIST_ALL: Record<StreamKey, string> = {
   showcase: ' Y      Y    E    E    E    E    E   E ',
 };
 
-// GET /streams/{id} and GET /streams/{id}/members. E: INVALID_CHANNEL.
+// GET /streams/{id}, GET /streams/{id}/members and GET /streams/{id}/email_address. E: INVALID_CHANNEL.
 const BY_ID: Record<StreamKey, string> = {
   //          olivia adam maya mark mona milo gus bot
   general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
@@ -134,6 +134,10 @@ for (const dialect of testDialects()) {
         },
         INVALID_CHANNEL,
       );
+    });
+
+    it('GET /streams/{stream_id}/email_address', async () => {
+      await checkTable(m, BY_ID, (c, key) => c.get(`/streams/${m.stream[key]}/email_address`), (body) => body.email === '', INVALID_CHANNEL);
     });
 
     it('GET /users/me/subscriptions, with the subscribers of each', async () => {
