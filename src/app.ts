@@ -9,11 +9,14 @@ import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
+import { registerLoginPages } from './http/login-pages.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
+/** The same routes for the web client, authenticated by its session cookie and CSRF token. */
+export const JSON_PREFIX = '/json';
 /** How long an idle keep-alive connection stays open (Fastify's default). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 /** Node's defaults for how long a request's head, and the whole request, may take to arrive. */
@@ -64,17 +67,21 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   const methodsByUrl = new Map<string, Method[]>();
   for (const route of routes) {
     app.route({ method: route.method, url: API_PREFIX + route.url, handler: route.build(services) });
+    app.route({ method: route.method, url: JSON_PREFIX + route.url, handler: route.build(services, 'session') });
     methodsByUrl.set(route.url, [...(methodsByUrl.get(route.url) ?? []), route.method]);
   }
   // A known path with an unsupported method answers 405 with the methods it does support.
   for (const [url, allowed] of methodsByUrl) {
     const others = METHODS.filter((m) => !allowed.includes(m));
     if (others.length === 0) continue;
-    app.route({
-      method: others,
-      url: API_PREFIX + url,
-      handler: (_req, reply) => sendApiError(reply, new MethodNotAllowedError(allowed)),
-    });
+    for (const prefix of [API_PREFIX, JSON_PREFIX]) {
+      app.route({
+        method: others,
+        url: prefix + url,
+        handler: (_req, reply) => sendApiError(reply, new MethodNotAllowedError(allowed)),
+      });
+    }
   }
+  registerLoginPages(app, services);
   return app;
 }

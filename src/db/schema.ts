@@ -205,6 +205,20 @@ export interface ScheduledMessageTable {
 }
 export type ScheduledMessageRow = Selectable<ScheduledMessageTable>;
 
+export interface UserSessionTable {
+  id: Generated<number>;
+  /** SHA-256 of the cookie's token, hex. */
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  csrf_token: string;
+  /** Derived from the password and API key when the session began: a change to either ends it. */
+  auth_stamp: string;
+  /** UNIX seconds. */
+  expires: number;
+}
+export type UserSessionRow = Selectable<UserSessionTable>;
+
 export interface MutedUserTable {
   id: Generated<number>;
   user_id: number;
@@ -297,6 +311,7 @@ export interface Database {
   realm_playground: RealmPlaygroundTable;
   draft: DraftTable;
   scheduled_message: ScheduledMessageTable;
+  user_session: UserSessionTable;
   muted_user: MutedUserTable;
   alert_word: AlertWordTable;
   user_status: UserStatusTable;

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { authenticate } from './auth.js';
 import { collectRaw, type ParamShape, type ParamValues, parseParams } from './params.js';
 import { rateLimiterFor, type UserBucket } from './rate-limit.js';
+import { authenticateSession, keepSessionAfterChange } from './session-auth.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Json = Record<string, unknown>;
@@ -24,12 +25,15 @@ export interface PublicContext<P> extends Omit<UserContext<P>, 'user' | 'realm'>
   realm: RealmRow | undefined;
 }
 
+/** How requests prove who sent them: API credentials (/api/v1) or the web client's session (/json). */
+export type AuthMode = 'api' | 'session';
+
 export interface Endpoint {
   method: Method;
   url: string;
   /** The declared parameters (read by tests that walk the route table). */
   readonly params: ParamShape;
-  build(services: Services): RouteHandlerMethod;
+  build(services: Services, mode?: AuthMode): RouteHandlerMethod;
 }
 
 function reply(res: FastifyReply, body: Json, ignored: string[]) {
@@ -57,15 +61,16 @@ export function endpoint<S extends ParamShape>(def: {
     method: def.method,
     url: def.url,
     params: def.params,
-    build: (services) => {
+    build: (services, mode = 'api') => {
       const limiter = rateLimiterFor(services);
       return async function handle(req, res) {
-        const { user, realm } = await limiter.authenticate(req.ip, () =>
-          authenticate(services, req.headers.authorization, req.headers.host),
-        );
+        const session = mode === 'session' ? await authenticateSession(services, req) : null;
+        const { user, realm } =
+          session ?? (await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host)));
         res.headers(await limiter.user(user.id, bucket));
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, user, realm, services, req, reply: res });
+        if (session && def.method !== 'GET') await keepSessionAfterChange(services, session);
         return reply(res, body, ignored);
       };
     },

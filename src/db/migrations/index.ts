@@ -18,6 +18,7 @@ import * as hidePrivateAddresses from './2026_11_25_000000_hide_private_addresse
 import * as createUserPresence from './2026_11_25_010000_create_user_presence.js';
 import * as createUserStatus from './2026_11_26_000000_create_user_status.js';
 import * as createScheduledMessage from './2026_11_26_100000_create_scheduled_message.js';
+import * as createUserSession from './2026_11_26_110000_create_user_session.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_010000_create_user_presence': createUserPresence,
   '2026_11_26_000000_create_user_status': createUserStatus,
   '2026_11_26_100000_create_scheduled_message': createScheduledMessage,
+  '2026_11_26_110000_create_user_session': createUserSession,
 };
