@@ -310,7 +310,11 @@ function applyRealmUser(state: InitialState, event: Dict, options: ApplyOptions)
     if (from) {
       const changes: Dict = { ...person };
       delete changes.custom_profile_field;
-      if (typeof person.role === 'number') Object.assign(changes, ROLE_FLAGS(person.role));
+      if (typeof person.role === 'number') {
+        // User objects carry no is_moderator: that flag is only the requester's own.
+        const { is_moderator: _moderator, ...flags } = ROLE_FLAGS(person.role);
+        Object.assign(changes, flags);
+      }
       if ('new_email' in person) {
         changes.email = person.new_email;
         delete changes.new_email;
