@@ -2,7 +2,7 @@
 // the reference schema, and an earlier register state plus the events equals a fresh one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectSuccess } from '../support/client.js';
+import { type ApiResponse, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { fetchStateOf, verifyFolding } from '../support/register-state.js';
@@ -15,7 +15,7 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    const ok = (call: () => Promise<{ body: Record<string, any>; status: number; headers: unknown }>) => async () => void expectSuccess(await call());
+    const ok = (call: () => Promise<ApiResponse>) => async () => void expectSuccess(await call());
 
     it('register carries the fields, the types, and users\' values', async () => {
       const state = await fetchStateOf(ctx, 'mark', { wanted: ['custom_profile_fields', 'realm_user'] });
