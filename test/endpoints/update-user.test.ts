@@ -106,6 +106,17 @@ for (const dialect of testDialects()) {
       expectError(await update('adam', 'mona', { profile_data: [{ id: phone, value: 1 }] }), 'profile_data[0]["value"] is not an allowed_type');
     });
 
+    it('changes a deactivated user\'s role without group events', async () => {
+      const mona = ctx.seed.users.mona.id;
+      expectSuccess(await ctx.as('adam').delete(`/users/${mona}`));
+      ctx.clearEvents();
+      expectSuccess(await update('adam', 'mona', { role: 300 }));
+      assert.deepEqual(ctx.events.map((d) => d.event), [{ type: 'realm_user', op: 'update', person: { user_id: mona, role: 300 } }]);
+      expectSuccess(await ctx.as('adam').post(`/users/${mona}/reactivate`));
+      assert.deepEqual(await groupsOf('mona'), ['role:moderators']);
+      expectSuccess(await update('adam', 'mona', { role: 400 }));
+    });
+
     it('changes nothing when any part is refused', async () => {
       expectError(
         await update('adam', 'mona', { full_name: 'Mona Changed', profile_data: [{ id: phone, value: 'x'.repeat(51) }] }),

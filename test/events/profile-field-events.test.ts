@@ -26,6 +26,18 @@ for (const dialect of testDialects()) {
       assert.ok(users.filter((u) => u.is_bot).every((u) => !('profile_data' in u)));
     });
 
+    it('every external account subtype the register offers can be created, under its catalog name', async () => {
+      const state = await fetchStateOf(ctx, 'adam', { wanted: ['realm'] });
+      const offered = state.realm_default_external_accounts as Record<string, { name: string }>;
+      assert.deepEqual(Object.keys(offered).sort(), ['github', 'twitter']);
+      for (const [subtype, account] of Object.entries(offered)) {
+        const id = expectSuccess(await ctx.as('adam').post('/realm/profile_fields', { field_type: 7, field_data: { subtype } })).id;
+        const fields = expectSuccess(await ctx.as('adam').get('/realm/profile_fields')).custom_fields as Array<{ id: number; name: string }>;
+        assert.equal(fields.find((f) => f.id === id)!.name, account.name);
+        expectSuccess(await ctx.as('adam').delete(`/realm/profile_fields/${id}`, {}, undocumented));
+      }
+    });
+
     it('fields: create, update, reorder, and values set, cleared and dropped with their field', async () => {
       const watchers = ['mark', 'adam', 'gus'] as const;
       let phone = 0;
@@ -65,6 +77,10 @@ for (const dialect of testDialects()) {
       assert.deepEqual(kinds, ['realm_user/update', 'user_group/remove_members', 'user_group/add_members', 'user_group/remove_members']);
       await verifyFolding(ctx, { watchers: [...watchers], action: ok(() => ctx.as('adam').patch(`/users/${milo}`, { role: 600 })) });
       await verifyFolding(ctx, { watchers: [...watchers], action: ok(() => ctx.as('adam').patch(`/users/${milo}`, { role: 400 })) });
+      // A bot renamed: its owner and the administrators also hear through realm_bot.
+      const bot = ctx.seed.users.welcomeBot.id;
+      const botKinds = await verifyFolding(ctx, { watchers: ['adam', 'mark'], action: ok(() => ctx.as('adam').patch(`/users/${bot}`, { full_name: 'Greeter Bot' })) });
+      assert.deepEqual(botKinds, ['realm_user/update', 'realm_bot/update']);
     });
   });
 }
