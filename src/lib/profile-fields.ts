@@ -49,11 +49,11 @@ export function profileFieldDict(row: CustomProfileFieldRow): ProfileFieldDict {
 /** Text fields have their values rendered as Markdown. */
 export const isRenderable = (fieldType: number) => fieldType === FieldType.SHORT_TEXT || fieldType === FieldType.LONG_TEXT;
 
-const fail = (msg: string): never => {
+export const fail = (msg: string): never => {
   throw new ApiError(msg);
 };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const length = (s: string) => [...s].length;

@@ -1,15 +1,10 @@
 // Checks of a user's value for one custom profile field, with the reference's texts (the field's
 // label names the value in them). Person fields are checked against the users they name.
 import type { CustomProfileFieldRow, UserRow } from '../db/schema.js';
-import { ApiError } from '../errors.js';
-import { FieldType, isUrl, parseFieldData } from './profile-fields.js';
+import { fail, FieldType, isPlainObject, isUrl, parseFieldData } from './profile-fields.js';
 
 /** A value as sent: text, or user ids for person fields. */
 export type ProfileValue = string | number[];
-
-const fail = (msg: string): never => {
-  throw new ApiError(msg);
-};
 
 const SHORT = 50;
 const LONG = 500;
@@ -81,9 +76,6 @@ export function checkProfileValue(
       return checkString(name, value, SHORT);
   }
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface ProfileDataEntry {
   id: number;
