@@ -42,6 +42,14 @@ import addLinkifier from './endpoints/add-linkifier.js';
 import updateLinkifier from './endpoints/update-linkifier.js';
 import removeLinkifier from './endpoints/remove-linkifier.js';
 import getLinkifiers from './endpoints/get-linkifiers.js';
+import getCustomProfileFields from './endpoints/get-custom-profile-fields.js';
+import createCustomProfileField from './endpoints/create-custom-profile-field.js';
+import reorderCustomProfileFields from './endpoints/reorder-custom-profile-fields.js';
+import updateCustomProfileField from './endpoints/update-custom-profile-field.js';
+import removeCustomProfileField from './endpoints/remove-custom-profile-field.js';
+import updateProfileData from './endpoints/update-profile-data.js';
+import removeProfileData from './endpoints/remove-profile-data.js';
+import updateUser from './endpoints/update-user.js';
 import reorderLinkifiers from './endpoints/reorder-linkifiers.js';
 import addPlayground from './endpoints/add-playground.js';
 import removePlayground from './endpoints/remove-playground.js';
@@ -135,6 +143,11 @@ export const routes: Endpoint[] = [
   addPlayground, //          POST   /realm/playgrounds
   getPresence, //            GET    /realm/presence
   removePlayground, //       DELETE /realm/playgrounds/{playground_id}
+  getCustomProfileFields, //  GET    /realm/profile_fields
+  createCustomProfileField, // POST  /realm/profile_fields
+  reorderCustomProfileFields, // PATCH /realm/profile_fields
+  updateCustomProfileField, // PATCH /realm/profile_fields/{field_id}
+  removeCustomProfileField, // DELETE /realm/profile_fields/{field_id}
   updateRealmUserSettingsDefaults, // PATCH /realm/user_settings_defaults
   registerQueue, //          POST   /register
   getServerSettings, //      GET    /server_settings
@@ -166,6 +179,8 @@ export const routes: Endpoint[] = [
   unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
   updateStatus, //           POST   /users/me/status
   updatePresence, //         POST   /users/me/presence
+  updateProfileData, //      PATCH  /users/me/profile_data
+  removeProfileData, //      DELETE /users/me/profile_data
   getSubscriptions, //       GET    /users/me/subscriptions
   subscribe, //              POST   /users/me/subscriptions
   unsubscribe, //            DELETE /users/me/subscriptions
@@ -175,6 +190,7 @@ export const routes: Endpoint[] = [
   getStreamTopics, //        GET    /users/me/{stream_id}/topics
   getUserByEmail, //         GET    /users/{email}
   getUser, //                GET    /users/{user_id}
+  updateUser, //             PATCH  /users/{user_id}
   deactivateUser, //         DELETE /users/{user_id}
   getUserPresence, //        GET    /users/{user_id_or_email}/presence
   reactivateUser, //         POST   /users/{user_id}/reactivate

@@ -18,7 +18,8 @@ import type { Services } from '../services.js';
 import { type ActionContext, runAction } from './context.js';
 import { deleteAllDrafts } from './drafts.js';
 import { requestEmailChange } from './email-change.js';
-import { checkFullName, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './user-create.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './user-create.js';
+import { doChangeFullName } from './user-update.js';
 
 /** The settings PATCH /settings accepts (column P of SPEC.md's table, and the reference's later ones). */
 export const PERSONAL_SETTINGS: readonly string[] = Object.entries(SETTINGS)
@@ -100,22 +101,13 @@ export async function checkUpdateSettings(
 
   if (request.fullName !== undefined && request.fullName !== ctx.actor.full_name) {
     // Names locked by the organization are left alone without an error, as the reference does.
-    if (!realmSettings(ctx.realm).name_changes_disabled || isAdmin(ctx.actor)) await changeFullName(ctx, request.fullName);
+    if (!realmSettings(ctx.realm).name_changes_disabled || isAdmin(ctx.actor)) await doChangeFullName(ctx, ctx.realm, ctx.actor, request.fullName);
   }
 
   await applyPersonalSettings(ctx, changes);
   return mail;
 }
 
-async function changeFullName(ctx: ActionContext, requested: string): Promise<void> {
-  const fullName = checkFullName(requested);
-  if (fullName === ctx.actor.full_name) return;
-  await ctx.tx.updateTable('user_profile').set({ full_name: fullName }).where('id', '=', ctx.actor.id).execute();
-  ctx.events.send(
-    { type: 'realm_user', op: 'update', person: { user_id: ctx.actor.id, full_name: fullName } },
-    await activeUserIds(ctx.tx, ctx.realm.id),
-  );
-}
 
 /** Stores the settings that differ from the user's current values and announces each one. */
 async function applyPersonalSettings(ctx: ActionContext, requested: Readonly<Settings>): Promise<void> {

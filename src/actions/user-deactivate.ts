@@ -21,7 +21,7 @@ import { peerAudience } from './subscriptions.js';
 import { announceGroupMemberships } from './user-group-membership.js';
 
 /** Who hears about a bot's changes: its owner and the realm's active human administrators. */
-async function botAudience(ctx: SystemContext, realm: RealmRow, bot: UserRow): Promise<number[]> {
+export async function botAudience(ctx: SystemContext, realm: RealmRow, bot: UserRow): Promise<number[]> {
   const admins = await activeHumanAdminIds(ctx.tx, realm.id);
   return bot.bot_owner_id === null ? admins : [...admins, bot.bot_owner_id];
 }
@@ -87,7 +87,7 @@ export async function checkDeactivateOwnUser(ctx: ActionContext): Promise<void> 
 }
 
 /** The target of an administrative change to another account, loaded and checked. */
-async function accessUserForAdmin(ctx: ActionContext, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }) {
+export async function accessUserForAdmin(ctx: ActionContext, userId: number, options: { allowDeactivated: boolean; allowBots: boolean }) {
   const target = await getUserById(ctx.tx, ctx.realm.id, userId);
   if (!target) throw new ApiError('No such user');
   if (target.is_bot && !options.allowBots) throw new ApiError('No such user');

@@ -237,6 +237,29 @@ export interface UserStatusTable {
   timestamp: number;
 }
 
+/** A custom profile field; a realm's fields show in ascending `order`. */
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  /** 1 short text ... 8 pronouns (lib/profile-fields). */
+  field_type: number;
+  /** JSON text: choices of a list field, subtype of an external account; '' for other types. */
+  field_data: string;
+  order: number;
+  display_in_profile_summary: number;
+}
+
+/** One user's value for one custom profile field (user ids are stored as JSON list text). */
+export interface CustomProfileFieldValueTable {
+  id: Generated<number>;
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -320,6 +343,8 @@ export interface Database {
   realm_user_default: RealmUserDefaultTable;
   realm_version: RealmVersionTable;
   user_presence: UserPresenceTable;
+  custom_profile_field: CustomProfileFieldTable;
+  custom_profile_field_value: CustomProfileFieldValueTable;
 }
 
 export type Db = Kysely<Database>;
@@ -338,6 +363,7 @@ export type ReactionRow = Selectable<ReactionTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
 export type UserTopicRow = Selectable<UserTopicTable>;
 export type UserPresenceRow = Selectable<UserPresenceTable>;
+export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;
 export type NewMessage = Insertable<MessageTable>;
 export type NewUser = Insertable<UserProfileTable>;
 export type UserUpdate = Updateable<UserProfileTable>;

@@ -2,6 +2,7 @@
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { userDict } from '../lib/user-format.js';
+import { profileDataOfUser } from '../queries/profile-fields.js';
 import { accessUserById } from '../queries/users.js';
 
 export default endpoint({
@@ -17,7 +18,7 @@ export default endpoint({
     return {
       user: userDict(user, target, {
         clientGravatar: params.client_gravatar,
-        ...(params.include_custom_profile_fields ? { profileData: {} } : {}),
+        ...(params.include_custom_profile_fields ? { profileData: await profileDataOfUser(services.db, realm.id, target.id) } : {}),
       }),
     };
   },

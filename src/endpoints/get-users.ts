@@ -3,6 +3,7 @@ import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { userDict } from '../lib/user-format.js';
 import { realmUsers } from '../queries/kept-lists.js';
+import { profileDataOf } from '../queries/profile-fields.js';
 
 export default endpoint({
   method: 'GET',
@@ -13,10 +14,11 @@ export default endpoint({
   },
   async handler({ params, user, realm, services }) {
     const users = await realmUsers(services.db, realm.id);
-    const options = {
+    const profiles = params.include_custom_profile_fields ? await profileDataOf(services.db, realm.id) : null;
+    const options = (target: { id: number }) => ({
       clientGravatar: params.client_gravatar,
-      ...(params.include_custom_profile_fields ? { profileData: {} } : {}),
-    };
-    return { members: users.map((target) => userDict(user, target, options)) };
+      ...(profiles ? { profileData: profiles.get(target.id) ?? {} } : {}),
+    });
+    return { members: users.map((target) => userDict(user, target, options(target))) };
   },
 });

@@ -12,6 +12,7 @@ import { applyLinkifierEvent } from './state/linkifiers.js';
 import { applyUserGroupEvent, dropDeactivatedMember } from './state/user-groups.js';
 import { applyUserStatusEvent } from './state/user-status.js';
 import { applyPresenceEvent } from './state/presence.js';
+import { applyProfileDataUpdate, applyProfileFieldsEvent } from './state/profile-fields.js';
 import {
   addUnread,
   normalizeUnread,
@@ -57,9 +58,12 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'realm_user':
       dropDeactivatedMember(state, event);
       applyUserStatusEvent(state, event);
+      applyProfileDataUpdate(state, event);
       return applyRealmUser(state, applyOwnIdentity(state, event, options.userId), options);
     case 'realm_bot':
       return applyRealmBotEvent(state, event);
+    case 'custom_profile_fields':
+      return applyProfileFieldsEvent(state, event);
     case 'user_group':
       return applyUserGroupEvent(state, event);
     case 'user_status':
@@ -306,7 +310,12 @@ function applyRealmUser(state: InitialState, event: Dict, options: ApplyOptions)
     const from = active.find((u) => u.user_id === person.user_id) ?? inactive.find((u) => u.user_id === person.user_id);
     if (from) {
       const changes: Dict = { ...person };
-      if (typeof person.role === 'number') Object.assign(changes, ROLE_FLAGS(person.role));
+      delete changes.custom_profile_field;
+      if (typeof person.role === 'number') {
+        // User objects carry no is_moderator: that flag is only the requester's own.
+        const { is_moderator: _moderator, ...flags } = ROLE_FLAGS(person.role);
+        Object.assign(changes, flags);
+      }
       if ('new_email' in person) {
         changes.email = person.new_email;
         delete changes.new_email;

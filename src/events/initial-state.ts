@@ -11,6 +11,7 @@ import { recentPrivateConversationsState, starredState, unreadState } from './st
 import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
 import { personalState } from './state/personal.js';
 import { placeholderState } from './state/placeholders.js';
+import { profileFieldsState } from './state/profile-fields.js';
 import { realmState } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
@@ -90,6 +91,7 @@ export async function fetchInitialState(
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
 
   if (want('realm_user_groups')) area('realm_user_groups', realmUserGroupsState(db, realm, options.now));
+  if (want('custom_profile_fields')) parts.push(profileFieldsState(db, realm.id));
   if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
   if (want('realm_emoji')) area('realm_emoji', realmEmojiOf(db, realm.id));
   if (want('user_status')) area('user_status', userStatusState(db, realm.id));

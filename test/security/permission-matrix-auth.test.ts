@@ -33,6 +33,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/realm/linkifiers', path: () => '/realm/linkifiers' },
   { method: 'GET', route: '/realm/presence', path: () => '/realm/presence' },
   { method: 'GET', route: '/scheduled_messages', path: () => '/scheduled_messages' },
+  { method: 'GET', route: '/realm/profile_fields', path: () => '/realm/profile_fields' },
   { method: 'POST', route: '/register', path: () => '/register' },
   { method: 'GET', route: '/streams', path: () => '/streams' },
   { method: 'GET', route: '/streams/:stream_id', path: (m) => `/streams/${m.stream.general}` },

@@ -1,13 +1,9 @@
 // Register areas whose features Confab does not have yet: each answers the form the reference
 // gives an organization that has none of it, so clients that read the key at start-up work.
-import { CUSTOM_PROFILE_FIELD_TYPES, STOP_WORDS } from './catalogs.js';
+import { STOP_WORDS } from './catalogs.js';
 
 export function placeholderState(want: (type: string) => boolean): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  if (want('custom_profile_fields')) {
-    state.custom_profile_fields = [];
-    state.custom_profile_field_types = structuredClone(CUSTOM_PROFILE_FIELD_TYPES);
-  }
   if (want('realm_domains')) state.realm_domains = [];
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   // Confab runs no embedded bots and offers no incoming-webhook integrations.

@@ -6,6 +6,7 @@ import { realmSettings } from '../../lib/realm-settings.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../../lib/roles.js';
 import { avatarUrl, userDict } from '../../lib/user-format.js';
 import { realmUsers } from '../../queries/kept-lists.js';
+import { profileDataOf } from '../../queries/profile-fields.js';
 
 /** The larger avatar: uploaded files have a -medium twin; gravatars are asked for at 500 pixels. */
 export function mediumAvatarUrl(url: string): string {
@@ -14,8 +15,8 @@ export function mediumAvatarUrl(url: string): string {
 }
 
 export async function realmUserState(db: DbOrTx, user: UserRow, realm: RealmRow, now: number, clientGravatar: boolean) {
-  const users = await realmUsers(db, realm.id);
-  const dict = (target: UserRow) => userDict(user, target, { clientGravatar, profileData: {} });
+  const [users, profiles] = await Promise.all([realmUsers(db, realm.id), profileDataOf(db, realm.id)]);
+  const dict = (target: UserRow) => userDict(user, target, { clientGravatar, profileData: profiles.get(target.id) ?? {} });
   const settings = realmSettings(realm);
   const waitingDays = settings.waiting_period_threshold;
   const can = (policy: number) => passesPolicy(user, policy, waitingDays, now);
