@@ -31,7 +31,7 @@ export interface Store {
    */
   readNow?<R>(query: CompiledQuery<R>): R[];
   /** SQLite only: the threads that run the queries (for tests and measurements). */
-  threads?: { writer: SqliteThread; readers: readonly SqliteThread[] };
+  threads?: { writer: SqliteThread; readers: () => readonly SqliteThread[] };
 }
 
 let pgModule: typeof Pg | undefined;
@@ -94,7 +94,7 @@ export function openStore(options: StoreOptions): Store {
   return openSqliteStore(options.sqlitePath ?? ':memory:', options);
 }
 
-/** Reader threads a file store starts at most (see bench/README.md, "The store's threads"). */
+/** Reader threads a file store runs at most (see bench/README.md, "The store's threads"). */
 const READER_THREADS = 1;
 
 function openSqliteStore(path: string, options: StoreOptions): Store {
@@ -112,7 +112,7 @@ function openSqliteStore(path: string, options: StoreOptions): Store {
     transact: (work) => committer.run(work),
     checkpointer,
     ...(peek ? { readNow: <R>(query: CompiledQuery<R>) => peek.all(query) } : {}),
-    threads: { writer, readers: readers?.threads ?? [] },
+    threads: { writer, readers: () => readers?.threads ?? [] },
     async close() {
       await checkpointer?.close();
       peek?.close();

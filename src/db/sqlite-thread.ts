@@ -1,6 +1,7 @@
 // The event loop's side of one store thread: sends compiled queries, matches the answers to them,
 // and turns a thread that ends unexpectedly into a clear error for every query still waiting (the
-// error's code makes it a 503 through store-errors.ts), then starts a fresh thread on next use.
+// error's code makes it a 503 through store-errors.ts), then starts a fresh thread on next use
+// (for a file; an in-memory database is gone with its thread).
 import { Worker } from 'node:worker_threads';
 import type { QueryResult } from 'kysely';
 import type { ConnectionRole } from './sqlite.js';
@@ -39,6 +40,8 @@ export class SqliteThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
+  /** Why an in-memory store's thread ended, after which every query fails. */
+  private dead: string | null = null;
   /** Bumped each time a thread ends: a transaction begun on an earlier thread must not go on. */
   generation = 0;
 
@@ -58,6 +61,7 @@ export class SqliteThread {
 
   query(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
     if (this.closed) return Promise.reject(new StoreThreadError('The store is closed', STORE_THREAD_EXITED));
+    if (this.dead) return Promise.reject(new StoreThreadError(this.dead, STORE_THREAD_EXITED, 'Error'));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -95,6 +99,8 @@ export class SqliteThread {
     if (this.worker !== worker) return;
     this.worker = null;
     this.generation++;
+    // An in-memory database died with its thread: a fresh one would be empty, so none is started.
+    if (this.path === ':memory:' && !this.closed) this.dead = message;
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
     for (const { reject } of waiting) reject(new StoreThreadError(message, STORE_THREAD_EXITED, 'Error'));

@@ -28,6 +28,10 @@ class FifoLock {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  get free(): boolean {
+    return !this.held;
+  }
+
   release(): void {
     const next = this.waiting.shift();
     if (next) next();
@@ -35,29 +39,61 @@ class FifoLock {
   }
 }
 
-/** Reader threads, started as reads need them; each read goes to an idle one, or the least busy. */
+/** A reader thread with nothing to do for this long ends, giving back its memory (about 8 MB). */
+const READER_IDLE_MS = 30_000;
+
+/**
+ * Reader threads, started as reads need them: each read goes to an idle one, or the least busy;
+ * with none running, a read the writer is free to take runs there (an idle server keeps one thread).
+ */
 export class ReaderPool {
   readonly threads: SqliteThread[] = [];
+  private readonly lastUsed = new Map<SqliteThread, number>();
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly path: string,
     private readonly size: number,
+    private readonly idleMs = READER_IDLE_MS,
   ) {}
 
-  query(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
+  /** The thread for a read: null when none runs and the writer is free to take it. */
+  choose(writerFree: boolean): SqliteThread | null {
     let chosen: SqliteThread | undefined;
     for (const thread of this.threads) {
       if (!chosen || thread.load < chosen.load) chosen = thread;
     }
-    if ((!chosen || chosen.load > 0) && this.threads.length < this.size) {
-      chosen = new SqliteThread(this.path, 'reader');
-      this.threads.push(chosen);
+    if (!chosen && writerFree) return null;
+    if ((!chosen || chosen.load > 0) && this.threads.length < this.size) chosen = this.start();
+    this.lastUsed.set(chosen!, Date.now());
+    return chosen!;
+  }
+
+  private start(): SqliteThread {
+    const thread = new SqliteThread(this.path, 'reader');
+    this.threads.push(thread);
+    this.sweeper ??= setInterval(() => this.sweep(), Math.max(10, this.idleMs / 3)).unref();
+    return thread;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const thread of [...this.threads]) {
+      if (thread.load > 0 || now - (this.lastUsed.get(thread) ?? now) < this.idleMs) continue;
+      this.threads.splice(this.threads.indexOf(thread), 1);
+      this.lastUsed.delete(thread);
+      void thread.close();
     }
-    return chosen!.query(sql, parameters);
+    if (this.threads.length === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.threads.map((thread) => thread.close()));
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    await Promise.all(this.threads.splice(0).map((thread) => thread.close()));
   }
 }
 
@@ -74,7 +110,10 @@ class ThreadConnection implements DatabaseConnection {
       if (writer.generation !== this.pinned) throw lostTransaction();
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
-    if (readers && SelectQueryNode.is(compiled.query)) return (await readers.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
+    if (readers && SelectQueryNode.is(compiled.query)) {
+      const reader = readers.choose(lock.free && writer.load === 0);
+      if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
+    }
     await lock.acquire();
     try {
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;

@@ -44,6 +44,7 @@ describe('classifyStoreError', () => {
     ['a file error that is not the store', { code: 'ENOENT', message: 'no such file' }, null],
     ['not an error', 'SQLITE_FULL', null],
     ['nothing', null, null],
+    ['a store thread that ended', { code: 'ERR_STORE_THREAD_EXITED', message: "The store's writer thread ended" }, 'unavailable'],
   ];
   for (const [name, error, expected] of cases) {
     it(`${name}: ${expected ?? 'not an outage'}`, () => assert.equal(classifyStoreError(error), expected));
