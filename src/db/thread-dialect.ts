@@ -10,6 +10,7 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
+  RawNode,
   SelectQueryNode,
   SqliteDialect,
 } from 'kysely';
@@ -110,7 +111,7 @@ class ThreadConnection implements DatabaseConnection {
       if (writer.generation !== this.pinned) throw lostTransaction();
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
-    if (readers && SelectQueryNode.is(compiled.query)) {
+    if (readers && isRead(compiled)) {
       const reader = readers.choose(lock.free && writer.load === 0);
       if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
@@ -128,6 +129,14 @@ class ThreadConnection implements DatabaseConnection {
     const { rows } = await this.executeQuery<R>(compiled);
     for (let i = 0; i < rows.length; i += chunkSize) yield { rows: rows.slice(i, i + chunkSize) };
   }
+}
+
+/**
+ * Whether a statement only reads: a built SELECT, or raw SQL that is a plain SELECT (a raw WITH may
+ * end in a write, so it goes to the writer). A reader's connection is read-only besides.
+ */
+function isRead(compiled: CompiledQuery): boolean {
+  return SelectQueryNode.is(compiled.query) || (RawNode.is(compiled.query) && /^\s*select\b/i.test(compiled.sql));
 }
 
 function lostTransaction(): StoreThreadError {

@@ -80,6 +80,9 @@ for (const kind of ['file', 'memory'] as const) {
         const tx = await store.db.startTransaction().execute();
         await tx.insertInto('realm').values(realm('open')).execute();
         assert.deepEqual(await names(), ['g1', 'g3', 'u1', 'u2']);
+        // Raw SQL that is a plain SELECT reads there too.
+        const raw = await sql<{ n: number }>`SELECT count(*) AS n FROM realm`.execute(store.db);
+        assert.equal(Number(raw.rows[0]!.n), 4);
         assert.ok(store.threads!.readers().length >= 1, 'a reader thread started');
         await tx.commit().execute();
         assert.deepEqual(await names(), ['g1', 'g3', 'open', 'u1', 'u2']);
