@@ -1,4 +1,4 @@
-// npm run bench:store -- --data-dir DIR [--mode threads|main|both] [--rounds N]
+// npm run bench:store -- --data-dir DIR [--mode threads|main|both] [--rounds N] [--readers N]
 // The embedded store alone, without HTTP: the same reads and writes on the event loop's own
 // connection (the store before it had threads) and through the store's threads, reporting what the
 // event loop goes through (worst delay, the share of time it was busy) beside each throughput.
