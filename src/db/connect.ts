@@ -8,8 +8,9 @@ import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
-import { openSqliteConnection } from './sqlite.js';
-import { FifoSqliteDialect } from './sqlite-dialect.js';
+import { PeekConnection } from './peek.js';
+import { SqliteThread } from './sqlite-thread.js';
+import { ReaderPool, ThreadSqliteDialect } from './thread-dialect.js';
 import { withTransaction } from './transaction.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -24,11 +25,13 @@ export interface Store {
   /** SQLite files only: the thread that checkpoints the write-ahead log. */
   checkpointer?: Checkpointer | null;
   /**
-   * SQLite only: runs a compiled read at once on the reading connection, without waiting a turn,
-   * for the one hot path that must not (event polls' credential counters). Throws if the
-   * connection is busy; callers then run the query as usual.
+   * SQLite files only: runs a compiled read at once on a small read-only connection of the event
+   * loop's own, without a trip to a store thread, for the one hot path that must not wait (event
+   * polls' credential counters). Throws if it cannot; callers then run the query as usual.
    */
   readNow?<R>(query: CompiledQuery<R>): R[];
+  /** SQLite only: the threads that run the queries (for tests and measurements). */
+  threads?: { writer: SqliteThread; readers: () => readonly SqliteThread[] };
 }
 
 let pgModule: typeof Pg | undefined;
@@ -56,6 +59,8 @@ export interface StoreOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: told when the server ends a connection (a restart, a failover, an administrator). */
   onConnectionError?: (error: Error) => void;
+  /** SQLite files: how many reader threads at most. */
+  readerThreads?: number;
 }
 
 /** While the database is away, requests fail within this time rather than wait for it. */
@@ -86,25 +91,32 @@ export function openStore(options: StoreOptions): Store {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
   }
-  const path = options.sqlitePath ?? ':memory:';
-  const readerConnection = openSqliteConnection(path);
-  const reader = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: readerConnection }) });
-  // A second connection to the same file writes, so reads never queue behind a batch of writes.
-  // (An in-memory database exists only on its one connection.)
-  const writer =
-    path === ':memory:' ? reader : new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: openSqliteConnection(path) }) });
-  const committer = new GroupCommitter(writer);
-  const checkpointer = path === ':memory:' ? null : new Checkpointer(path, options.checkpoints);
+  return openSqliteStore(options.sqlitePath ?? ':memory:', options);
+}
+
+/** Reader threads a file store runs at most (see bench/README.md, "The store's threads"). */
+const READER_THREADS = 1;
+
+function openSqliteStore(path: string, options: StoreOptions): Store {
+  const memory = path === ':memory:';
+  const writer = new SqliteThread(path, 'writer');
+  // An in-memory database exists only on its one connection: the writer thread serves every query.
+  const readers = memory ? null : new ReaderPool(path, options.readerThreads ?? READER_THREADS);
+  const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers) });
+  const committer = new GroupCommitter(db);
+  const checkpointer = memory ? null : new Checkpointer(path, options.checkpoints);
+  const peek = memory ? null : new PeekConnection(path);
   return {
-    db: reader,
+    db,
     kind: 'sqlite',
     transact: (work) => committer.run(work),
     checkpointer,
-    readNow: <R>(query: CompiledQuery<R>) => readerConnection.prepare(query.sql).all(query.parameters) as R[],
+    ...(peek ? { readNow: <R>(query: CompiledQuery<R>) => peek.all(query) } : {}),
+    threads: { writer, readers: () => readers?.threads ?? [] },
     async close() {
       await checkpointer?.close();
-      if (writer !== reader) await writer.destroy();
-      await reader.destroy();
+      peek?.close();
+      await db.destroy();
     },
   };
 }

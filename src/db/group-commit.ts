@@ -3,7 +3,7 @@
 // each in a savepoint of its own: an action that fails rolls back alone, and all the others
 // commit together. Under light load every batch holds one action, so latency is unchanged;
 // under heavy load the cost of a commit is shared by the whole batch.
-import type { Kysely, Transaction } from 'kysely';
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 interface Pending {
@@ -57,14 +57,25 @@ export class GroupCommitter {
       }
       count++;
       const item = this.queue.shift()!;
-      const point = await trx.savepoint('action').execute();
+      let point;
+      try {
+        point = await trx.savepoint('action').execute();
+      } catch (error) {
+        // The transaction itself is gone (its store thread ended): nothing in it can commit.
+        return this.abandon(trx, [item, ...done.map(({ item }) => item)], error);
+      }
       try {
         const value = await item.work(point);
         await point.releaseSavepoint('action').execute();
         done.push({ item, value });
       } catch (error) {
-        await point.rollbackToSavepoint('action').execute();
-        await point.releaseSavepoint('action').execute();
+        try {
+          await point.rollbackToSavepoint('action').execute();
+          await point.releaseSavepoint('action').execute();
+        } catch (lost) {
+          item.reject(error);
+          return this.abandon(trx, done.map(({ item }) => item), lost);
+        }
         item.reject(error);
       }
     }
@@ -76,5 +87,11 @@ export class GroupCommitter {
       return;
     }
     for (const { item, value } of done) item.resolve(value);
+  }
+
+  /** Fails the batch's actions with the error that broke its transaction, and ends it. */
+  private async abandon(trx: ControlledTransaction<Database>, items: Pending[], error: unknown): Promise<void> {
+    await trx.rollback().execute().catch(() => undefined);
+    for (const item of items) item.reject(error);
   }
 }

@@ -1,5 +1,6 @@
-// The embedded store's connections: WAL mode, so the reader never waits for the writer, and a
-// cache of prepared statements, since Kysely prepares every query afresh.
+// The embedded store's connections: WAL mode, so readers never wait for the writer, caches sized to
+// the data, and a cache of prepared statements, since Kysely prepares every query afresh.
+import { statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { BACKSTOP_CHECKPOINT_PAGES } from './checkpointer.js';
@@ -7,23 +8,63 @@ import { BACKSTOP_CHECKPOINT_PAGES } from './checkpointer.js';
 /** Distinct SQL texts kept prepared per connection (IN lists of many lengths make many texts). */
 const STATEMENT_CACHE_SIZE = 500;
 
-export function openSqliteConnection(path: string): SqliteDatabase {
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  // Up to 64 MB of pages in memory per connection; memory-mapped reads go through the OS cache.
-  database.pragma('cache_size = -65536');
-  database.pragma('mmap_size = 1073741824');
-  database.pragma('temp_store = MEMORY');
-  // A background thread checkpoints (src/db/checkpointer.ts); this is only the backstop.
-  database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-  // Fresh statistics where they are missing or stale: without them some narrows get poor plans.
-  // The analysis limit keeps this to a quick sample, even on a large store.
-  database.pragma('analysis_limit = 1000');
-  database.pragma('optimize = 0x10002');
+const MB = 1024 * 1024;
 
+/**
+ * What a connection does: the writer (or an in-memory store's only connection) writes and keeps the
+ * dirty pages of a batch; a reader only reads; `peek` serves one tiny hot read on the event loop.
+ */
+export type ConnectionRole = 'writer' | 'reader' | 'peek';
+
+/** Page cache in KiB (SQLite's negative cache_size): an eighth of the file, between 2 and 32 MB. */
+export function cacheKibFor(fileBytes: number, role: ConnectionRole): number {
+  if (role === 'peek') return 256;
+  return Math.round(Math.min(32 * MB, Math.max(2 * MB, fileBytes / 8)) / 1024);
+}
+
+/**
+ * Memory-mapped reads go through the OS cache, shared by every connection of the process, rather
+ * than a private copy per connection; the map covers the file and room to grow, not a fixed gigabyte.
+ */
+export function mmapBytesFor(fileBytes: number): number {
+  return Math.min(1024 * MB, Math.max(16 * MB, Math.ceil((fileBytes * 1.5) / MB) * MB));
+}
+
+function fileBytes(path: string): number {
+  if (path === ':memory:') return 0;
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function openSqliteDatabase(path: string, role: ConnectionRole = 'writer'): SQLite.Database {
+  const size = fileBytes(path);
+  // A peek connection opens after the writer has made the file; readers never write.
+  const database = new SQLite(path, role === 'writer' ? {} : { readonly: true });
+  if (role === 'writer') {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    // A background thread checkpoints (src/db/checkpointer.ts); this is only the backstop.
+    database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+  }
+  database.pragma('busy_timeout = 5000');
+  database.pragma(`cache_size = -${cacheKibFor(size, role)}`);
+  database.pragma(`mmap_size = ${role === 'peek' ? 0 : mmapBytesFor(size)}`);
+  database.pragma('temp_store = MEMORY');
+  if (role === 'writer') {
+    // Fresh statistics where they are missing or stale: without them some narrows get poor plans.
+    // The analysis limit keeps this to a quick sample, even on a large store.
+    database.pragma('analysis_limit = 1000');
+    database.pragma('optimize = 0x10002');
+  }
+  return database;
+}
+
+/** The connection behind Kysely's interface, with an LRU cache of prepared statements. */
+export function withStatementCache(database: SQLite.Database, role: ConnectionRole = 'writer'): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     prepare(sql: string): SqliteStatement {
@@ -40,8 +81,12 @@ export function openSqliteConnection(path: string): SqliteDatabase {
     },
     close() {
       statements.clear();
-      database.pragma('optimize');
+      if (role === 'writer' && database.open) database.pragma('optimize');
       database.close();
     },
   };
+}
+
+export function openSqliteConnection(path: string, role: ConnectionRole = 'writer'): SqliteDatabase {
+  return withStatementCache(openSqliteDatabase(path, role), role);
 }

@@ -2,6 +2,7 @@
 // database is away, full or too busy is worth retrying later, and clients are told so (503 with
 // Retry-After); anything else stays an internal error. Pure: it reads only the error's code and
 // message as SQLite, PostgreSQL, the pg driver and Node's sockets report them.
+import { STORE_THREAD_EXITED } from './sqlite-protocol.js';
 
 export type StoreFailure = 'unavailable' | 'full' | 'busy';
 
@@ -58,6 +59,8 @@ export function classifyStoreError(error: unknown): StoreFailure | null {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('SQLITE_')) return sqlite(code);
+    // A store thread that ended with queries still waiting (src/db/sqlite-thread.ts).
+    if (code === STORE_THREAD_EXITED) return 'unavailable';
     if (SOCKET_CODES.has(code)) return 'unavailable';
     if (/^[0-9A-Z]{5}$/.test(code)) return postgres(code);
   }

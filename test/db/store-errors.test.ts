@@ -44,6 +44,7 @@ describe('classifyStoreError', () => {
     ['a file error that is not the store', { code: 'ENOENT', message: 'no such file' }, null],
     ['not an error', 'SQLITE_FULL', null],
     ['nothing', null, null],
+    ['a store thread that ended', { code: 'ERR_STORE_THREAD_EXITED', message: "The store's writer thread ended" }, 'unavailable'],
   ];
   for (const [name, error, expected] of cases) {
     it(`${name}: ${expected ?? 'not an outage'}`, () => assert.equal(classifyStoreError(error), expected));
@@ -57,6 +58,11 @@ describe('a full embedded store', () => {
     // A route whose query is wrong, as a bug would make it.
     ctx.app.get('/api/v1/test-bug', async () => {
       await sql`SELECT no_such_column FROM realm`.execute(ctx.services.db);
+      return {};
+    });
+    // An action whose statement keeps the writer thread busy, so the thread can die under it.
+    ctx.app.get('/api/v1/test-slow', async () => {
+      await ctx.store.transact((tx) => sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c`.execute(tx));
       return {};
     });
   });
@@ -86,6 +92,22 @@ describe('a full embedded store', () => {
     );
     await capPages(1_073_741_823);
     expectSuccess(await ctx.as('mona').post('/messages', { type: 'stream', to: 'general', topic: 'full', content: 'room again' }));
+  });
+
+  it('answers 503 DATABASE_UNAVAILABLE when the store thread dies under a request, then works on a fresh thread', async () => {
+    const pending = ctx.anonymous().get('/test-slow', {}, { undocumented: true });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await ctx.store.threads!.writer.crash();
+    const res = await pending;
+    assert.deepEqual(
+      { status: res.status, retryAfter: res.headers['retry-after'], body: res.body },
+      {
+        status: 503,
+        retryAfter: '5',
+        body: { result: 'error', msg: 'The database is unavailable; try again later', code: 'DATABASE_UNAVAILABLE', 'retry-after': 5 },
+      },
+    );
+    expectSuccess(await ctx.as('mona').post('/messages', { type: 'stream', to: 'general', topic: 'after', content: 'a fresh thread' }));
   });
 
   it('keeps 500 INTERNAL_SERVER_ERROR for failures that are bugs', async () => {
