@@ -18,6 +18,9 @@ export interface EmojiTable {
   codeToNames: Readonly<Record<string, readonly string[]>>;
 }
 
+/** Where the server serves the table to clients (server_emoji_data_url, src/http/emoji-data.ts). */
+export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
+
 let table: EmojiTable | undefined;
 
 export function normaliseEmojiCode(unified: string): string {
