@@ -76,5 +76,6 @@ export class MarkdownRenderingError extends Error {
 export interface RenderEnv
   extends Pick<RenderResult, 'mentionedUserIds' | 'mentionedGroupIds' | 'streamWildcard' | 'topicWildcard' | 'hasLink' | 'hasImage'> {
   context: RenderContext;
+  /** When the render's budget runs out, on escape.ts's budgetClock. */
   deadline: number;
 }
