@@ -2,6 +2,7 @@
 // codehilite shape; anything else stays plain. Either way the code's text is escaped.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { MAX_HIGHLIGHTED_LENGTH } from './highlight.js';
 import { renderMarkdown } from './index.js';
 
 const html = (source: string) => renderMarkdown(source).html;
@@ -76,6 +77,12 @@ describe('highlighted code blocks', () => {
     );
     assert.equal(html('```nosuchlang\n<b onclick="x">&</b>\n```'), block('nosuchlang', '&lt;b onclick=&quot;x&quot;&gt;&amp;&lt;/b&gt;\n'));
     for (const output of [python, markup]) assert.ok(!/<(?!\/?(?:span|div|pre|code)\b)/.test(output), output);
+  });
+
+  it('leaves very long blocks plain', () => {
+    const code = 'x = 1\n'.repeat(MAX_HIGHLIGHTED_LENGTH / 6 + 1);
+    assert.equal(renderMarkdown(`\`\`\`python\n${code}\`\`\``, { timeLimitMs: 5000 }).html, block('Python', code));
+    assert.ok(html(`\`\`\`python\n${'x = 1\n'.repeat(100)}\`\`\``).includes('<span class="mi">1</span>'));
   });
 
   it('keeps every character of the code, whatever the grammar makes of it', () => {

@@ -161,9 +161,15 @@ function textOf(node: TreeNode): string {
   return node.children.map((c) => (typeof c === 'string' ? c : textOf(c))).join('');
 }
 
-/** The code as coloured HTML (the inside of <code>), or null when the language has no grammar. */
+/**
+ * Longer blocks stay plain: highlight.js cannot be stopped midway, so its time is bounded by its
+ * input instead (a message holds at most 10,000 characters; longer text is rarely read as code).
+ */
+export const MAX_HIGHLIGHTED_LENGTH = 20_000;
+
+/** The code as coloured HTML (the inside of <code>), or null when it stays plain. */
 export function highlightCode(code: string, language: CodeLanguage): string | null {
-  if (!language.grammar) return null;
+  if (!language.grammar || code.length > MAX_HIGHLIGHTED_LENGTH) return null;
   const api = highlighter();
   grammarReady(api, language.grammar);
   for (const embedded of language.embeds ?? []) grammarReady(api, embedded);
