@@ -31,6 +31,11 @@ const PYTHON = {
   classes: { meta: 'nd' },
   words: { self: 'bp', cls: 'bp', import: 'kn', from: 'kn', True: 'kc', False: 'kc', None: 'kc' },
 } as const;
+const GO_WORDS = {
+  ...Object.fromEntries(['func', 'var', 'const', 'type', 'struct', 'interface', 'map', 'chan'].map((w) => [w, 'kd'])),
+  package: 'kn',
+  import: 'kn',
+};
 const MARKUP = { grammar: 'xml', plainTokens: false, classes: { tag: 'tokens', symbol: 'ni' }, punctuation: '<>/' } as const;
 
 const LANGUAGES: Record<string, CodeLanguage> = {
@@ -43,7 +48,7 @@ const LANGUAGES: Record<string, CodeLanguage> = {
   dockerfile: { name: 'Docker', grammar: 'dockerfile' },
   elixir: { name: 'Elixir', grammar: 'elixir', ...C_LIKE },
   erlang: { name: 'Erlang', grammar: 'erlang', ...C_LIKE },
-  go: { name: 'Go', grammar: 'go', ...C_LIKE, words: { func: 'kd', var: 'kd', const: 'kd', type: 'kd', struct: 'kd', interface: 'kd', map: 'kd', chan: 'kd', package: 'kn', import: 'kn' } },
+  go: { name: 'Go', grammar: 'go', ...C_LIKE, words: GO_WORDS },
   haskell: { name: 'Haskell', grammar: 'haskell', ...C_LIKE },
   html: { name: 'HTML', ...MARKUP, embeds: ['css', 'javascript'] },
   ini: { name: 'INI', grammar: 'ini' },
