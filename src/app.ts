@@ -4,12 +4,14 @@ import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, MethodNotAllowedError } from './errors.js';
+import { serveEmojiData } from './http/emoji-data.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import { PollServer, withEventPolls } from './http/event-poll.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { registerLoginPages } from './http/login-pages.js';
+import { EMOJI_DATA_PATH } from './lib/emoji.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -63,6 +65,9 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024 } });
   // Bodies of other types carry no parameters; read and drop them rather than refuse the request.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+
+  // Static data the API points clients at (server_emoji_data_url); public, outside /api/v1.
+  app.get(EMOJI_DATA_PATH, serveEmojiData);
 
   const methodsByUrl = new Map<string, Method[]>();
   for (const route of routes) {

@@ -1,20 +1,25 @@
-// The built-in Unicode emoji table: names and code points from the emoji-datasource package.
-// Codes are lowercase hex code points joined by "-", without the U+FE0F presentation selector,
-// which is how the API names a unicode_emoji reaction or a rendered emoji.
+// The built-in Unicode emoji table: Zulip's own names and codes (src/lib/emoji-table.json, built by
+// scripts/build-emoji-table.ts). Codes are lowercase hex code points joined by "-", without the
+// U+FE0F presentation selector, which is how the API names a unicode_emoji reaction or a rendered
+// emoji. The table is read on first use, so a server that never meets an emoji never loads it.
 import { createRequire } from 'node:module';
 
-interface SourceEmoji {
-  unified: string;
-  short_name: string;
-  short_names: string[];
-}
+/** The committed table's shape (the type-only import also makes the build copy the file). */
+type TableFile = typeof import('./emoji-table.json');
 
 export interface EmojiTable {
   /** Every accepted name (aliases included) to its code. */
   codeByName: ReadonlyMap<string, string>;
-  /** Every code to its canonical (first) name. */
-  nameByCode: ReadonlyMap<string, string>;
+  /** Every code to its names, the canonical one first. */
+  namesByCode: ReadonlyMap<string, readonly string[]>;
+  /** Emoticons such as ":)" to the name of the emoji they become. */
+  emoticons: ReadonlyMap<string, string>;
+  /** The table as the served emoji_api.json spells it. */
+  codeToNames: Readonly<Record<string, readonly string[]>>;
 }
+
+/** Where the server serves the table to clients (server_emoji_data_url, src/http/emoji-data.ts). */
+export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';
 
 let table: EmojiTable | undefined;
 
@@ -26,18 +31,17 @@ export function normaliseEmojiCode(unified: string): string {
     .join('-');
 }
 
-/** Loaded once, on first use, so start-up does not pay for it. */
 export function emojiTable(): EmojiTable {
   if (table) return table;
-  const source = createRequire(import.meta.url)('emoji-datasource/emoji.json') as SourceEmoji[];
+  const file = createRequire(import.meta.url)('./emoji-table.json') as TableFile;
+  const codeToNames = file.code_to_names as Record<string, string[]>;
   const codeByName = new Map<string, string>();
-  const nameByCode = new Map<string, string>();
-  for (const emoji of source) {
-    const code = normaliseEmojiCode(emoji.unified);
-    if (!nameByCode.has(code)) nameByCode.set(code, emoji.short_name);
-    for (const name of emoji.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
+  const namesByCode = new Map<string, readonly string[]>();
+  for (const [code, names] of Object.entries(codeToNames)) {
+    namesByCode.set(code, names);
+    for (const name of names) codeByName.set(name, code);
   }
-  table = { codeByName, nameByCode };
+  table = { codeByName, namesByCode, emoticons: new Map(Object.entries(file.emoticon_conversions)), codeToNames };
   return table;
 }
 
@@ -45,8 +49,9 @@ export function emojiCodeForName(name: string): string | undefined {
   return emojiTable().codeByName.get(name);
 }
 
+/** The canonical name of an emoji code. */
 export function emojiNameForCode(code: string): string | undefined {
-  return emojiTable().nameByCode.get(code);
+  return emojiTable().namesByCode.get(code)?.[0];
 }
 
 /** The characters an emoji code stands for ("1f44d" to "👍"). */

@@ -8,6 +8,7 @@ import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/ma
 import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { resolveSettings } from '../lib/settings-registry.js';
 import { getStreamsByNames } from './streams.js';
 import { isStorableText } from './users.js';
 
@@ -155,5 +156,6 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
     linkify: (text, checkBudget) => findLinkifierMatches(text, linkifiers, checkBudget),
     defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
     realmUrl: realm.url.replace(/\/+$/, ''),
+    translateEmoticons: resolveSettings(viewer.settings).translate_emoticons === true,
   };
 }

@@ -88,10 +88,45 @@ for (const dialect of testDialects()) {
 
     it('counts a second name for the same code as a vote for the reaction already there', async () => {
       const id = await inGeneral();
-      expectSuccess(await ctx.as('mona').post(`/messages/${id}/reactions`, { emoji_name: 'flag-us' }));
-      // "us" is another name for the same flag: Milo's reaction joins Mona's under her name.
-      expectSuccess(await ctx.as('milo').post(`/messages/${id}/reactions`, { emoji_name: 'us', emoji_code: '1f1fa-1f1f8' }));
-      assert.deepEqual((await reactionsOf(id)).map((r) => r.emoji_name), ['flag-us', 'flag-us']);
+      expectSuccess(await ctx.as('mona').post(`/messages/${id}/reactions`, { emoji_name: 'like' }));
+      // "thumbs_up" is another name for the same emoji: Milo's reaction joins Mona's under her name.
+      expectSuccess(await ctx.as('milo').post(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d' }));
+      const summary = (await reactionsOf(id)).map((r) => [r.emoji_name, r.emoji_code]);
+      assert.deepEqual(summary, [
+        ['like', '1f44d'],
+        ['like', '1f44d'],
+      ]);
+    });
+
+    it("takes names and codes from Zulip's emoji table, aliases included", async () => {
+      const id = await inGeneral('names');
+      const reactions = [
+        ['+1', '1f44d'],
+        ['smile', '1f642'],
+        ['big_smile', '1f604'],
+        ['flag_united_states', '1f1fa-1f1f8'],
+        ['woman_running', '1f3c3-200d-2640'],
+      ];
+      for (const [name] of reactions) expectSuccess(await ctx.as('mona').post(`/messages/${id}/reactions`, { emoji_name: name }));
+      expectSuccess(await ctx.as('milo').post(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
+      const summary = (await reactionsOf(id)).map((r) => [r.emoji_name, r.emoji_code]);
+      assert.deepEqual(summary, [...reactions, ['+1', '1f44d']]);
+    });
+
+    it('refuses names and codes only emoji-datasource knows', async () => {
+      const id = await inGeneral('unknown names');
+      const mona = ctx.as('mona');
+      const path = `/messages/${id}/reactions`;
+      expectError(await mona.post(path, { emoji_name: 'thumbsup' }), "Emoji 'thumbsup' does not exist");
+      expectError(await mona.post(path, { emoji_name: 'flag-us' }), "Emoji 'flag-us' does not exist");
+      // With a code and a type the name is not looked up first; the code is checked, then the pair.
+      // The clock faces Zulip leaves out are no emoji code, whatever the name.
+      expectError(await mona.post(path, { emoji_name: 'clock1', emoji_code: '1f550', reaction_type: 'unicode_emoji' }), 'Invalid emoji code.');
+      // smile is U+1F642 in Zulip's table, not U+1F604.
+      expectError(await mona.post(path, { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }), 'Invalid emoji name.');
+      expectError(await mona.post(path, { emoji_name: 'thumbsup', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }), 'Invalid emoji name.');
+      expectError(await mona.post(path, { emoji_name: 'like', emoji_code: '1F44D', reaction_type: 'unicode_emoji' }), 'Invalid emoji code.');
+      assert.deepEqual(await reactionsOf(id), []);
     });
 
     it('reacting to stream history never received keeps a read, historical row', async () => {

@@ -55,8 +55,8 @@ for (const dialect of testDialects()) {
 
     it('removes a reaction stored under another name for the same code', async () => {
       const id = await message('aliases');
-      expectSuccess(await ctx.as('mona').post(`/messages/${id}/reactions`, { emoji_name: 'flag-us' }));
-      expectSuccess(await ctx.as('mona').delete(`/messages/${id}/reactions`, { emoji_name: 'us' }));
+      expectSuccess(await ctx.as('mona').post(`/messages/${id}/reactions`, { emoji_name: '+1' }));
+      expectSuccess(await ctx.as('mona').delete(`/messages/${id}/reactions`, { emoji_name: 'like' }));
       assert.deepEqual(await reactionsOf(id), []);
     });
 
@@ -68,6 +68,7 @@ for (const dialect of testDialects()) {
       expectError(await mona.delete(path, {}), 'At least one of the following arguments must be present: emoji_name, emoji_code');
       expectError(await mona.delete(path, { emoji_name: 'octopus' }), "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
       expectError(await mona.delete(path, { emoji_name: 'no_such_emoji' }), "Emoji 'no_such_emoji' does not exist");
+      expectError(await mona.delete(path, { emoji_name: 'thumbsup' }), "Emoji 'thumbsup' does not exist");
       // The zulip emoji is not a Unicode one: the default type does not find it.
       expectSuccess(await mona.post(path, { emoji_name: 'zulip' }));
       expectError(await mona.delete(path, { emoji_code: 'zulip' }), "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');

@@ -3,6 +3,7 @@
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../actions/user-create.js';
 import type { RealmRow } from '../../db/schema.js';
+import { EMOJI_DATA_PATH } from '../../lib/emoji.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
 import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from '../../lib/presence.js';
 import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
@@ -137,7 +138,7 @@ export function realmState(realm: RealmRow, options: { serverGeneration: number;
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
     server_web_public_streams_enabled: options.webPublicStreamsEnabled ?? false,
-    server_emoji_data_url: new URL('/static/generated/emoji/emoji_api.json', realm.url).href,
+    server_emoji_data_url: new URL(EMOJI_DATA_PATH, realm.url).href,
     server_jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
     giphy_rating_options: {},
     ...SERVER_CONSTANTS,

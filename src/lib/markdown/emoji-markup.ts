@@ -1,9 +1,11 @@
-// Emoji: :name: codes and Unicode emoji characters both become the reference's emoji span.
+// Emoji: :name: codes, Unicode emoji characters and (when the sender asks) emoticons such as :)
+// all become the reference's emoji span.
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
-import { emojiCodeForName, emojiNameForCode, normaliseEmojiCode } from '../emoji.js';
+import { emojiCodeForName, emojiNameForCode, emojiTable, normaliseEmojiCode } from '../emoji.js';
 import { escapeHtml } from './escape.js';
 
-const EMOJI_NAME = /^:([A-Za-z0-9_+-]{1,100}):/;
+// Names are word characters (Unicode letters and digits too: :flag_åland_islands:), - and +.
+const EMOJI_NAME = /^:([\p{L}\p{M}\p{N}_+-]{1,100}):/u;
 
 export function emojiSpan(name: string, code: string): string {
   const label = escapeHtml(name.replace(/_/g, ' '));
@@ -44,6 +46,29 @@ export function findUnicodeEmoji(text: string): EmojiHit[] {
     const code = normaliseEmojiCode([...chars].map((c) => c.codePointAt(0)!.toString(16)).join('-'));
     const name = emojiNameForCode(code);
     if (name !== undefined) hits.push({ start: match.index, end: match.index + chars.length, html: emojiSpan(name, code) });
+  }
+  return hits;
+}
+
+// An emoticon counts only standing alone: at either end of the text or next to a space, a tab, a
+// newline or one of , . ; ? ! ( ) [ ] " ' (the reference's own list).
+const EMOTICON_EDGE = `,.;?!()\\[\\] "'\\n\\t`;
+let emoticonPattern: RegExp | undefined;
+
+function emoticonRegExp(): RegExp {
+  if (emoticonPattern) return emoticonPattern;
+  const escaped = [...emojiTable().emoticons.keys()].map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  emoticonPattern = new RegExp(`(?<![^${EMOTICON_EDGE}])(?:${escaped.join('|')})(?![^${EMOTICON_EDGE}])`, 'g');
+  return emoticonPattern;
+}
+
+/** Emoticons in a run of text, as the emoji they stand for. */
+export function findEmoticons(text: string): EmojiHit[] {
+  const { emoticons } = emojiTable();
+  const hits: EmojiHit[] = [];
+  for (const match of text.matchAll(emoticonRegExp())) {
+    const name = emoticons.get(match[0])!;
+    hits.push({ start: match.index, end: match.index + match[0].length, html: emojiSpan(name, emojiCodeForName(name)!) });
   }
   return hits;
 }

@@ -1,24 +1,16 @@
 // Fenced blocks: ```quote and ```spoiler hold Markdown; ```math holds TeX; anything else is code,
-// rendered in the reference's codehilite shape.
+// rendered in the reference's codehilite shape, coloured when the language is one we know.
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs';
 import type Token from 'markdown-it/lib/token.mjs';
-import { escapeHtml } from './escape.js';
+import { codeLanguage } from './code-languages.js';
+import { checkBudget, escapeHtml } from './escape.js';
+import { highlightCode } from './highlight.js';
 import { texHtml } from './math.js';
 import type { RenderEnv } from './types.js';
 
 const FENCE_LINE = /^(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$/;
 const CONTAINERS = new Set(['quote', 'spoiler']);
 const MATH = new Set(['math', 'tex', 'latex']);
-
-/** Display names of common languages, as the highlighter names them; others are shown as typed. */
-const LANGUAGE_NAMES: Record<string, string> = {
-  bash: 'Bash', sh: 'Bash', shell: 'Bash', zsh: 'Bash', c: 'C', 'c++': 'C++', cpp: 'C++', csharp: 'C#', cs: 'C#',
-  css: 'CSS', diff: 'Diff', go: 'Go', golang: 'Go', haskell: 'Haskell', html: 'HTML', java: 'Java',
-  javascript: 'JavaScript', js: 'JavaScript', json: 'JSON', kotlin: 'Kotlin', lua: 'Lua', markdown: 'Markdown',
-  md: 'Markdown', perl: 'Perl', php: 'PHP', py: 'Python', py2: 'Python 2.x', python: 'Python', python2: 'Python 2.x',
-  python3: 'Python', py3: 'Python', ruby: 'Ruby', rb: 'Ruby', rust: 'Rust', rs: 'Rust', scala: 'Scala', sql: 'SQL',
-  swift: 'Swift', text: 'Text only', ts: 'TypeScript', typescript: 'TypeScript', xml: 'XML', yaml: 'YAML', yml: 'YAML',
-};
 
 function fenceAt(state: StateBlock, line: number): { marker: string; info: string } | null {
   if (state.sCount[line]! - state.blkIndent >= 4) return null;
@@ -92,7 +84,11 @@ export function renderFence(tokens: Token[], idx: number, _options: unknown, env
   const token = tokens[idx]!;
   const lang = token.info.trim().split(/\s+/)[0] || (env.context.defaultCodeLanguage ?? '');
   if (MATH.has(lang.toLowerCase())) return mathFence(token.content);
-  const name = lang === '' ? '' : (LANGUAGE_NAMES[lang.toLowerCase()] ?? lang);
+  // The reference also takes the language after a "." (~~~.python).
+  const language = lang === '' ? undefined : codeLanguage(lang.replace(/^\./, ''));
+  const name = language?.name ?? lang;
   const attr = name === '' ? '' : ` data-code-language="${escapeHtml(name)}"`;
-  return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(token.content)}</code></pre></div>\n`;
+  const coloured = language ? highlightCode(token.content, language) : null;
+  if (coloured !== null) checkBudget(env);
+  return `<div class="codehilite"${attr}><pre><span></span><code>${coloured ?? escapeHtml(token.content)}</code></pre></div>\n`;
 }

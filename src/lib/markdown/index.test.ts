@@ -54,11 +54,11 @@ describe('renderMarkdown', () => {
     const realm: RenderContext = { defaultCodeLanguage: 'python' };
     assert.equal(
       renderMarkdown('```\nx = 1\n```', realm).html,
-      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>',
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>',
     );
     assert.equal(
       renderMarkdown('```js\nx\n```', realm).html,
-      '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>x\n</code></pre></div>',
+      '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code><span class="nx">x</span>\n</code></pre></div>',
     );
   });
 

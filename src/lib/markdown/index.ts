@@ -3,6 +3,7 @@
 import { ApiError } from '../../errors.js';
 import { RENDER_TIME_LIMIT_MS } from '../limits.js';
 import { markdownEngine } from './engine.js';
+import { budgetClock } from './escape.js';
 import { MarkdownRenderingError, type RenderContext, type RenderEnv, type RenderResult } from './types.js';
 
 export { escapeHtml } from './escape.js';
@@ -17,7 +18,7 @@ export function renderMarkdown(content: string, context: RenderContext = {}): Re
   if (content.length > MAX_RENDER_INPUT) throw new MarkdownRenderingError(`Content exceeds ${MAX_RENDER_INPUT} characters`);
   const env: RenderEnv = {
     context,
-    deadline: Date.now() + (context.timeLimitMs ?? RENDER_TIME_LIMIT_MS),
+    deadline: budgetClock() + (context.timeLimitMs ?? RENDER_TIME_LIMIT_MS),
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
     streamWildcard: false,

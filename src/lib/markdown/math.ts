@@ -3,12 +3,12 @@
 import { createRequire } from 'node:module';
 import type KaTeX from 'katex';
 import { BoundedMap } from '../bounded-map.js';
-import { escapeText } from './escape.js';
+import { escapeText, loadOnce } from './escape.js';
 
 // KaTeX is about 10 MB in memory; most servers render math rarely, so it loads on first use.
 let katex: typeof KaTeX | undefined;
 function loadKatex(): typeof KaTeX {
-  katex ??= createRequire(import.meta.url)('katex') as typeof KaTeX;
+  katex ??= loadOnce(() => createRequire(import.meta.url)('katex') as typeof KaTeX);
   return katex;
 }
 

@@ -1,9 +1,10 @@
-// Work on the parsed inline tokens: bare domain names, linkifiers and Unicode emoji in plain text
-// runs (never inside code or links), strong-outside-em for ***x***, and noting links and images.
+// Work on the parsed inline tokens: bare domain names, linkifiers, Unicode emoji and emoticons in
+// plain text runs (never inside code or links), strong-outside-em for ***x***, and noting links and
+// images.
 import type StateCore from 'markdown-it/lib/rules_core/state_core.mjs';
 import type Token from 'markdown-it/lib/token.mjs';
 import { findBareDomains } from './autolink.js';
-import { findUnicodeEmoji } from './emoji-markup.js';
+import { findEmoticons, findUnicodeEmoji } from './emoji-markup.js';
 import { checkBudget } from './escape.js';
 import { isSafeUrl } from './safe-url.js';
 import type { RenderEnv } from './types.js';
@@ -32,7 +33,9 @@ function textPieces(text: string, env: RenderEnv): Piece[] {
     if (!(hit.start >= 0 && hit.end <= text.length && hit.start < hit.end) || !isSafeUrl(hit.url)) continue;
     if (!overlaps(pieces, hit.start, hit.end)) pieces.push({ start: hit.start, end: hit.end, url: hit.url });
   }
-  for (const hit of findUnicodeEmoji(text)) {
+  const emoji = findUnicodeEmoji(text);
+  if (env.context.translateEmoticons) emoji.push(...findEmoticons(text));
+  for (const hit of emoji) {
     if (!overlaps(pieces, hit.start, hit.end)) pieces.push(hit);
   }
   return pieces.length > 1 ? pieces.sort((a, b) => a.start - b.start) : pieces;

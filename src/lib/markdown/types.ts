@@ -41,6 +41,8 @@ export interface RenderContext {
   realmUrl?: string;
   /** The realm's language for code blocks that name none (default_code_block_language). */
   defaultCodeLanguage?: string;
+  /** Whether emoticons such as :) become emoji (the sender's translate_emoticons setting). */
+  translateEmoticons?: boolean;
   /** Rendering budget in milliseconds (default RENDER_TIME_LIMIT_MS, lib/limits.ts). */
   timeLimitMs?: number;
 }
@@ -74,5 +76,6 @@ export class MarkdownRenderingError extends Error {
 export interface RenderEnv
   extends Pick<RenderResult, 'mentionedUserIds' | 'mentionedGroupIds' | 'streamWildcard' | 'topicWildcard' | 'hasLink' | 'hasImage'> {
   context: RenderContext;
+  /** When the render's budget runs out, on escape.ts's budgetClock. */
   deadline: number;
 }
