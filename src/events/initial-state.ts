@@ -11,7 +11,7 @@ import { recentPrivateConversationsState, starredState, unreadState } from './st
 import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
 import { personalState } from './state/personal.js';
 import { placeholderState } from './state/placeholders.js';
-import { realmState } from './state/realm.js';
+import { realmState, type UploadLimits } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
@@ -31,6 +31,8 @@ export interface StateOptions {
   development: boolean;
   /** The server's WEB_PUBLIC_STREAMS_ENABLED setting (off when absent). */
   webPublicStreamsEnabled?: boolean;
+  /** The configured upload limits (the defaults when absent). */
+  uploads?: UploadLimits;
   /** Presences keyed by user id in the slim form (the register parameter slim_presence). */
   slimPresence?: boolean;
 }
