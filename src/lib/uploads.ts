@@ -39,22 +39,32 @@ export function typeFromName(name: string): string | null {
 export function displayName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
   const clean = base.replace(CONTROL, '').trim();
-  return [...(clean === '' || clean === '.' || clean === '..' ? 'uploaded-file' : clean)].slice(0, MAX_DISPLAY_NAME).join('');
+  return shorten(clean === '' || clean === '.' || clean === '..' ? 'uploaded-file' : clean, (n) => [...n].length <= MAX_DISPLAY_NAME);
+}
+
+/** Drops characters from the end of the stem, keeping a short extension, until the name fits. */
+function shorten(name: string, fits: (name: string) => boolean): string {
+  if (fits(name)) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+  const stem = [...name.slice(0, name.length - ext.length)];
+  let low = 0;
+  let high = stem.length;
+  // The longest stem that fits, found by halving.
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(stem.slice(0, mid).join('') + ext)) low = mid;
+    else high = mid - 1;
+  }
+  return stem.slice(0, low).join('') + ext;
 }
 
 /** A name safe on any file system, in S3 and in a URL: letters, digits, '_', '.', '-' (as the reference's sanitize_name). */
 export function storedName(raw: string): string {
   let name = displayName(raw).normalize('NFKC').replace(/[^\p{L}\p{N}_\s.-]/gu, '').trim().replace(/[-\s]+/g, '-');
   if (name === '' || /^\.+$/.test(name)) return 'uploaded-file';
-  // File systems allow 255 bytes a name; keep the extension when shortening.
-  if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
-    const dot = name.lastIndexOf('.');
-    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
-    let stem = name.slice(0, name.length - ext.length);
-    while (Buffer.byteLength(stem + ext) > MAX_NAME_BYTES) stem = [...stem].slice(0, -1).join('');
-    name = stem + ext;
-  }
-  return name;
+  // File systems allow 255 bytes a name.
+  return shorten(name, (n) => Buffer.byteLength(n) <= MAX_NAME_BYTES);
 }
 
 const MAGIC: Record<string, (head: Buffer) => boolean> = {
@@ -79,7 +89,10 @@ function looksLikeMarkup(head: Buffer): boolean {
  */
 export function storedContentType(declared: string | undefined, name: string, head: Buffer): string {
   const given = (declared ?? '').split(';')[0]!.trim().toLowerCase();
-  const type = given && given !== OCTET_STREAM && /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(given) ? given : (typeFromName(name) ?? OCTET_STREAM);
+  const byName = typeFromName(name);
+  // A name that says "not for inline" wins (a page.html sent as text/plain stays an attachment).
+  if (byName && !INLINE_MIME_TYPES.has(byName)) return byName;
+  const type = given && given !== OCTET_STREAM && /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(given) ? given : (byName ?? OCTET_STREAM);
   if (!INLINE_MIME_TYPES.has(type)) return type;
   const check = MAGIC[type];
   if (check ? !check(head) : type !== 'text/plain' && looksLikeMarkup(head)) return OCTET_STREAM;
