@@ -9,7 +9,7 @@ import { type ApiResponse, ApiClient, expectError, expectSuccess } from '../supp
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { multipartBody, type MultipartPart } from '../support/multipart.js';
-import { checkResponse } from '../support/openapi-check.js';
+import { checkEvent, checkResponse } from '../support/openapi-check.js';
 import { openTestStorage, STORAGE_KINDS, type TestStorage } from '../support/storages.js';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
@@ -174,8 +174,13 @@ for (const dialect of testDialects()) {
       });
 
       it('lists attachments with their messages, sends attachment events, and deletes them', async () => {
+        ctx.clearEvents();
         const uri = await uploadOne('maya', 'list.txt', 'abc');
         const id = await send('maya', 'general', `[l](${uri}) and [again](${uri})`);
+        const attachmentEvents = ctx.events.filter((e) => e.event.type === 'attachment');
+        assert.deepEqual(attachmentEvents.map((e) => [e.event.op, e.users]), [['add', [ctx.seed.users.maya.id]], ['update', [ctx.seed.users.maya.id]]]);
+        assert.deepEqual((attachmentEvents[1]!.event.attachment as any).messages.map((m: any) => m.id), [id]);
+        attachmentEvents.forEach(({ event }, i) => checkEvent({ ...event, id: i }));
         const body = expectSuccess(await ctx.as('maya').get('/attachments'));
         const mine = (body.attachments as any[]).find((a) => `/user_uploads/${a.path_id}` === uri);
         assert.deepEqual({ name: mine.name, size: mine.size, messages: mine.messages.map((m: any) => m.id) }, { name: 'list.txt', size: 3, messages: [id] });
@@ -189,6 +194,7 @@ for (const dialect of testDialects()) {
         assert.deepEqual(removed?.event.attachment, { id: mine.id });
         assert.equal(removed?.event.op, 'remove');
         assert.deepEqual(removed?.users, [ctx.seed.users.maya.id]);
+        checkEvent({ ...removed!.event, id: 0 });
         assert.equal((await fetchFile('maya', uri)).statusCode, 404);
         expectError(await ctx.as('maya').delete(`/attachments/${mine.id}`), 'Invalid attachment');
       });
