@@ -23,6 +23,8 @@ interface Upload {
   user: UserRow;
   realm: RealmRow;
   parts: ReceivedPart[];
+  /** The connection has closed: whatever is spooled from now on is deleted at once. */
+  closed: boolean;
 }
 
 const uploads = new WeakMap<FastifyRequest, Upload>();
@@ -40,9 +42,12 @@ export function authenticateUpload(services: Services) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const { user, realm } = await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host));
     reply.headers(await limiter.user(user.id, 'api'));
-    const upload: Upload = { user, realm, parts: [] };
+    const upload: Upload = { user, realm, parts: [], closed: false };
     uploads.set(req, upload);
-    reply.raw.once('close', () => void discardSpooled(upload.parts));
+    reply.raw.once('close', () => {
+      upload.closed = true;
+      void discardSpooled(upload.parts);
+    });
   };
 }
 
@@ -56,6 +61,7 @@ export async function receivePart(services: Services, req: FastifyRequest, part:
   const received: ReceivedPart = { fileName: part.filename, mimeType: part.mimetype, result: { ok: false, tooLarge: true } };
   upload.parts.push(received);
   received.result = await spoolUpload(part.file, storageOf(services).spoolDir, uploadLimitBytes(services));
+  if (upload.closed) await discardSpooled([received]);
 }
 
 export function receivedUpload(req: FastifyRequest): Upload {
