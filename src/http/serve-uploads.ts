@@ -103,7 +103,10 @@ async function sendFile(services: Services, req: FastifyRequest, reply: FastifyR
 }
 
 export function registerUploadRoutes(app: FastifyInstance, services: Services): void {
+  const limiter = rateLimiterFor(services);
   app.get('/user_uploads/temporary/:token/:filename', async (req, reply) => {
+    // No credentials here: the client's address carries the rate limit.
+    reply.headers(await limiter.unauthenticated(req.ip));
     const { token, filename } = req.params as { token: string; filename: string };
     const attachment = await attachmentForToken(services, token);
     if (!attachment) throw new ApiError('Invalid token');

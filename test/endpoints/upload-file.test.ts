@@ -227,7 +227,9 @@ for (const dialect of testDialects()) {
         await send('mark', 'general', `[k again](${kept})`);
         expectSuccess(await ctx.as('mark').delete(`/messages/${one}`));
         ctx.clock.advance(31 * 86400);
+        const fresh = await uploadOne('mark', 'fresh.txt', 'z');
         assert.ok((await sweepUnclaimedUploads(ctx.services)) >= 1);
+        assert.equal((await fetchFile('mark', fresh)).statusCode, 200);
         assert.equal((await fetchFile('mark', lonely)).statusCode, 404);
         assert.equal((await fetchFile('mona', kept)).statusCode, 200);
         assert.equal(await files.storage.stat(lonely.replace('/user_uploads/', '')), null);
