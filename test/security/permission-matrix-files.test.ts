@@ -7,22 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import { multipartBody } from '../support/multipart.js';
 import { ApiClient, expectSuccess } from '../support/client.js';
 import { testDialects } from '../support/dialects.js';
-import { type Actor, buildMatrix, checkTable, DEV_HOST, expectRefusal, type Matrix, type MessageKey, MESSAGES, refusal } from './matrix-fixture.js';
+import { type Actor, buildMatrix, checkTable, DEV_HOST, expectRefusal, type Matrix, type MessageKey, MESSAGES, OPEN_BY_ID, refusal } from './matrix-fixture.js';
 
 const NOT_AUTHORIZED = refusal('You are not authorized to view this file.', 'BAD_REQUEST', 403);
 const NOT_FOUND = refusal('File not found', 'BAD_REQUEST', 404);
 
 // Y: 200 with a temporary url; E: NOT_AUTHORIZED. The same as opening the linking message by id.
-const FILES: Record<MessageKey, string> = {
-  //          olivia adam maya mark mona milo gus bot
-  general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
-  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
-  vault:    ' E      E    E    Y    Y    Y    E   E ',
-  bunker:   ' E      E    E    Y    Y    E    E   E ',
-  showcase: ' Y      Y    Y    Y    Y    Y    E   Y ',
-  dm:       ' E      E    E    Y    Y    E    E   E ',
-  group:    ' E      E    E    Y    Y    E    Y   E ',
-};
+const FILES = OPEN_BY_ID;
 
 const SENDER: Record<MessageKey, Actor> = { general: 'mark', lobby: 'gus', vault: 'mark', bunker: 'mark', showcase: 'olivia', dm: 'mark', group: 'mark' };
 
