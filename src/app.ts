@@ -11,6 +11,8 @@ import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { registerLoginPages } from './http/login-pages.js';
+import { registerUploadRoutes } from './http/serve-uploads.js';
+import { receivePart, uploadLimitBytes } from './http/upload-receive.js';
 import { EMOJI_DATA_PATH } from './lib/emoji.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
@@ -62,7 +64,15 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   });
   installErrorHandling(app);
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 25 * 1024 * 1024 } });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    // One byte over the upload limit, so that a part cut off at it is known to be too large.
+    limits: { fileSize: uploadLimitBytes(services) + 1 },
+    // Upload routes stream file parts to a spool file; elsewhere a file part is read into memory.
+    onFile(part) {
+      return receivePart(services, this, part);
+    },
+  });
   // Bodies of other types carry no parameters; read and drop them rather than refuse the request.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
 
@@ -71,10 +81,16 @@ export async function buildApp(services: Services, options: FastifyServerOptions
 
   const methodsByUrl = new Map<string, Method[]>();
   for (const route of routes) {
-    app.route({ method: route.method, url: API_PREFIX + route.url, handler: route.build(services) });
-    app.route({ method: route.method, url: JSON_PREFIX + route.url, handler: route.build(services, 'session') });
+    app.route({ ...route.routeOptions?.(services), method: route.method, url: API_PREFIX + route.url, handler: route.build(services) });
+    app.route({
+      ...route.routeOptions?.(services, 'session'),
+      method: route.method,
+      url: JSON_PREFIX + route.url,
+      handler: route.build(services, 'session'),
+    });
     methodsByUrl.set(route.url, [...(methodsByUrl.get(route.url) ?? []), route.method]);
   }
+  registerUploadRoutes(app, services);
   // A known path with an unsupported method answers 405 with the methods it does support.
   for (const [url, allowed] of methodsByUrl) {
     const others = METHODS.filter((m) => !allowed.includes(m));

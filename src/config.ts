@@ -42,6 +42,14 @@ export interface Config {
   rateLimitAuthIp: string;
   /** Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string | null;
+  /** Where uploaded files live: null for <data-dir>/uploads, or s3://bucket?endpoint=...&region=...&prefix=... */
+  storageUrl: string | null;
+  /** The largest file a user may upload (MAX_FILE_UPLOAD_SIZE). */
+  maxFileUploadSizeMib: number;
+  /** Each organization's total of uploaded files; 0 for no limit. */
+  uploadQuotaMib: number;
+  /** Uploads that no message links are removed once this many days old. */
+  unclaimedUploadDays: number;
 }
 
 export const defaultConfig: Config = {
@@ -67,6 +75,10 @@ export const defaultConfig: Config = {
   rateLimitLogin: '5/1800',
   rateLimitAuthIp: '30/60',
   trustedProxies: null,
+  storageUrl: null,
+  maxFileUploadSizeMib: 25,
+  uploadQuotaMib: 0,
+  unclaimedUploadDays: 30,
 };
 
 type Key = keyof Config;
@@ -90,6 +102,10 @@ const FLAGS: Record<string, Key> = {
   'rate-limit-login': 'rateLimitLogin',
   'rate-limit-auth-ip': 'rateLimitAuthIp',
   'trusted-proxies': 'trustedProxies',
+  'storage-url': 'storageUrl',
+  'max-file-upload-size-mib': 'maxFileUploadSizeMib',
+  'upload-quota-mib': 'uploadQuotaMib',
+  'unclaimed-upload-days': 'unclaimedUploadDays',
 };
 
 const RATE_LIMIT_RULES = ['rateLimitUser', 'rateLimitIp', 'rateLimitLogin', 'rateLimitAuthIp'] as const;

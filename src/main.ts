@@ -38,6 +38,11 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --rate-limit-login R   password logins per username (default 5/1800)
   --rate-limit-auth-ip R failed authentications per client address (default 30/60)
   --trusted-proxies LIST reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed
+  --storage-url URL      uploaded files: s3://BUCKET?endpoint=URL&region=R&prefix=P (default <data-dir>/uploads);
+                         S3 credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN)
+  --max-file-upload-size-mib N  largest upload (default 25)
+  --upload-quota-mib N   each organization's total of uploads, 0 for none (default 0)
+  --unclaimed-upload-days N  uploads no message links are removed after N days (default 30)
 `;
 
 /** How long a graceful stop (SIGINT, SIGTERM) may take before the process exits regardless. */
@@ -68,6 +73,8 @@ async function main() {
       'smtp-url': { type: 'string' }, 'mail-from': { type: 'string' }, 'mail-outbox-dir': { type: 'string' },
       'rate-limits': { type: 'string' }, 'rate-limit-user': { type: 'string' }, 'rate-limit-ip': { type: 'string' },
       'rate-limit-login': { type: 'string' }, 'rate-limit-auth-ip': { type: 'string' }, 'trusted-proxies': { type: 'string' },
+      'storage-url': { type: 'string' }, 'max-file-upload-size-mib': { type: 'string' }, 'upload-quota-mib': { type: 'string' },
+      'unclaimed-upload-days': { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },

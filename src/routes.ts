@@ -1,6 +1,10 @@
 // THE route table: every method and path of the API (under /api/v1), sorted by path.
 import type { Endpoint } from './http/endpoint.js';
 import getServerSettings from './endpoints/get-server-settings.js';
+import getAttachments from './endpoints/get-attachments.js';
+import removeAttachment from './endpoints/remove-attachment.js';
+import uploadFile from './endpoints/upload-file.js';
+import getFileTemporaryUrl from './endpoints/get-file-temporary-url.js';
 import devFetchApiKey from './endpoints/dev-fetch-api-key.js';
 import devListUsers from './endpoints/dev-list-users.js';
 import fetchApiKey from './endpoints/fetch-api-key.js';
@@ -100,6 +104,8 @@ import getSubscriptionStatus from './endpoints/get-subscription-status.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
+  getAttachments, //         GET    /attachments
+  removeAttachment, //       DELETE /attachments/{attachment_id}
   addDefaultStream, //       POST   /default_streams
   removeDefaultStream, //    DELETE /default_streams
   devFetchApiKey, //         POST   /dev_fetch_api_key
@@ -164,6 +170,8 @@ export const routes: Endpoint[] = [
   setTypingStatus, //        POST   /typing
   getUserGroups, //          GET    /user_groups
   updateUserTopic, //        POST   /user_topics
+  uploadFile, //             POST   /user_uploads
+  getFileTemporaryUrl, //    GET    /user_uploads/{realm_id_str}/{filename}
   getUsers, //               GET    /users
   createUser, //             POST   /users
   getOwnUser, //             GET    /users/me

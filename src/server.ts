@@ -5,6 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { runSystemAction } from './actions/context.js';
 import { doCreateRealm } from './actions/realm-create.js';
+import { openStorage } from './adapters/storage/index.js';
+import { scheduleUploadSweep } from './actions/upload-sweep.js';
 import { buildApp } from './app.js';
 import { type Config, externalUrl } from './config.js';
 import { migrateToLatest, openStore, sqlitePathFor } from './db/connect.js';
@@ -28,7 +30,8 @@ export async function openServices(config: Config): Promise<Services> {
       })
     : openStore({ sqlitePath: sqlitePathFor(config.dataDir) });
   await migrateToLatest(store.db);
-  services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus() });
+  const storage = await openStorage(config);
+  services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus(), storage });
   await services.queues.start();
   return services;
 }
@@ -115,11 +118,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.server.on('request', inFlight.track);
   const address = await app.listen({ host: config.host, port: config.port });
   const stopDelivery = startScheduledDelivery(services);
+  const stopSweep = scheduleUploadSweep(services);
   const stop = () =>
     (stopping ??= (async () => {
       // No new connections; idle ones close, and busy ones after their answer (Connection: close).
       const closed = app.close();
       stopDelivery();
+      stopSweep();
       // Waiting polls end unanswered: their connections close, and clients poll the next server.
       services.queues.shutdown();
       // Requests under way finish, so their events are in the queues that are saved.

@@ -1,5 +1,6 @@
 // What the running server holds: the store, the configuration, the clock and the event bus.
 import type { FastifyBaseLogger } from 'fastify';
+import type { FileStorage } from './adapters/storage/types.js';
 import type { Config } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './db/connect.js';
@@ -25,6 +26,8 @@ export interface Services {
   log?: FastifyBaseLogger;
   /** Rate-limit counters; by default kept in memory from the config's rules (src/http/rate-limit.ts). */
   rateLimiter?: RateLimiter;
+  /** Where uploaded files live; by default opened from the configuration (src/adapters/storage). */
+  storage?: FileStorage;
   /** Round-trip every event through JSON when it is sent, so unserializable values fail early (tests). */
   checkEvents?: boolean;
 }

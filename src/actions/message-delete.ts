@@ -7,6 +7,7 @@ import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { accessMessage, messageRecipientIds } from '../queries/messages.js';
 import { getUserById } from '../queries/users.js';
+import { unlinkDeletedMessages } from './attachments.js';
 import type { ActionContext } from './context.js';
 
 async function checkCanDelete(ctx: ActionContext, message: MessageRow): Promise<void> {
@@ -38,6 +39,7 @@ export async function doDeleteMessages(ctx: ActionContext, messages: MessageRow[
   if (messages.length === 0) return;
   const ids = messages.map((m) => m.id);
   const audience = await messageRecipientIds(ctx.tx, ids);
+  await unlinkDeletedMessages(ctx, ids);
   await ctx.tx.deleteFrom('reaction').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('user_message').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('message').where('id', 'in', ids).execute();

@@ -6,6 +6,7 @@ import { normalizeContent } from '../lib/message-content.js';
 import { FLAG_BITS, groupByFlags } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
 import { subscriberIds } from '../queries/streams.js';
+import { syncMessageAttachments } from './attachments.js';
 import type { ActionContext } from './context.js';
 import { checkWildcardPolicy, renderForSend } from './message-render.js';
 
@@ -45,6 +46,14 @@ export async function checkWildcardMentions(ctx: ActionContext, stream: StreamRo
   await checkWildcardPolicy(ctx, edit.rendered, async () => (await subscriberIds(ctx.tx, stream.recipient_id!)).length);
 }
 
+/** The uploads the new content links; the edit only ever comes from the sender. */
+async function linkUploads(ctx: ActionContext, message: MessageRow, html: string): Promise<void> {
+  const linked = await syncMessageAttachments(ctx, message, ctx.actor, html);
+  if (linked !== Boolean(message.has_attachment)) {
+    await ctx.tx.updateTable('message').set({ has_attachment: linked ? 1 : 0 }).where('id', '=', message.id).execute();
+  }
+}
+
 const RENDERED_MENTIONS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 
 /**
@@ -81,6 +90,7 @@ export async function applyContentEdit(
     })
     .where('id', '=', message.id)
     .execute();
+  await linkUploads(ctx, message, rendered.html);
   const after = new Map<number, number>();
   const changed: Array<[number, number]> = [];
   for (const [user_id, flags] of edit.holders) {

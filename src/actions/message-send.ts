@@ -18,6 +18,7 @@ import { applyRecipientPreferences } from '../queries/recipient-preferences.js';
 import { getStreamByIdAnyState, getStreamByName, subscriberIds } from '../queries/streams.js';
 import { findUsersByEmailsFor } from '../queries/users.js';
 import type { MessageInternals } from '../events/shape.js';
+import { syncMessageAttachments } from './attachments.js';
 import type { ActionContext } from './context.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
 import { checkWildcardPolicy, renderForSend } from './message-render.js';
@@ -166,6 +167,10 @@ export async function doSendMessage(
   const flags = recipientFlags(ctx, destination, rendered, spec.readBySender);
   await applyRecipientPreferences({ db: tx, bus: ctx.services.bus, realmId: realm.id, senderId: actor.id }, flags, content);
   const id = await insertMessage(tx, row, flags);
+  if (rendered.html.includes('user_uploads/') && (await syncMessageAttachments(ctx, { id, realm_id: realm.id }, actor, rendered.html))) {
+    row.has_attachment = 1;
+    await tx.updateTable('message').set({ has_attachment: 1 }).where('id', '=', id).execute();
+  }
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }

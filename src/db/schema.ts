@@ -260,6 +260,24 @@ export interface CustomProfileFieldValueTable {
   rendered_value: string | null;
 }
 
+/** An uploaded file; its bytes are in file storage under path_id. create_time is in milliseconds. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  file_name: string;
+  path_id: string;
+  content_type: string;
+  size: number;
+  create_time: number;
+  secret: string;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -338,6 +356,8 @@ export interface Database {
   muted_user: MutedUserTable;
   alert_word: AlertWordTable;
   user_status: UserStatusTable;
+  attachment: AttachmentTable;
+  attachment_message: AttachmentMessageTable;
   push_device_token: PushDeviceTokenTable;
   email_change_request: EmailChangeRequestTable;
   realm_user_default: RealmUserDefaultTable;
@@ -355,6 +375,7 @@ export type DbOrTx = Kysely<Database>;
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserProfileTable>;
 export type StreamRow = Selectable<StreamTable>;
+export type AttachmentRow = Selectable<AttachmentTable>;
 export type RecipientRow = Selectable<RecipientTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 export type MessageRow = Selectable<MessageTable>;

@@ -9,7 +9,7 @@ export default endpoint({
   params: registerParams,
   handler({ params, user, realm, services }) {
     return registerQueue(
-      { db: services.db, queues: services.queues, now: Math.floor(services.clock.now()), development: services.config.dev, webPublicStreamsEnabled: services.config.webPublicStreamsEnabled },
+      { db: services.db, queues: services.queues, now: Math.floor(services.clock.now()), development: services.config.dev, webPublicStreamsEnabled: services.config.webPublicStreamsEnabled, uploads: services.config },
       user,
       realm,
       { ...queueRequest(params), fetchEventTypes: params.fetch_event_types, includeSubscribers: params.include_subscribers },

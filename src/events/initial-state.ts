@@ -12,7 +12,7 @@ import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.
 import { personalState } from './state/personal.js';
 import { placeholderState } from './state/placeholders.js';
 import { profileFieldsState } from './state/profile-fields.js';
-import { realmState } from './state/realm.js';
+import { realmState, type UploadLimits } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
@@ -32,6 +32,8 @@ export interface StateOptions {
   development: boolean;
   /** The server's WEB_PUBLIC_STREAMS_ENABLED setting (off when absent). */
   webPublicStreamsEnabled?: boolean;
+  /** The configured upload limits (the defaults when absent). */
+  uploads?: UploadLimits;
   /** Presences keyed by user id in the slim form (the register parameter slim_presence). */
   slimPresence?: boolean;
 }

@@ -1,6 +1,6 @@
 // The shape of one endpoint file, and the wrapper that turns it into a Fastify handler:
 // authenticate, parse parameters by Zulip's conventions, call the handler, reply.
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
@@ -34,6 +34,8 @@ export interface Endpoint {
   /** The declared parameters (read by tests that walk the route table). */
   readonly params: ParamShape;
   build(services: Services, mode?: AuthMode): RouteHandlerMethod;
+  /** Extra Fastify route options (hooks, config), for the few routes that read their body themselves. */
+  routeOptions?(services: Services, mode?: AuthMode): RouteShorthandOptions;
 }
 
 function reply(res: FastifyReply, body: Json, ignored: string[]) {

@@ -27,6 +27,10 @@ export class CsrfError extends ApiError {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export function hasSessionCookie(req: FastifyRequest): boolean {
+  return parseCookies(req.headers.cookie).has(SESSION_COOKIE);
+}
+
 export interface SessionAuthenticated extends Authenticated {
   session: UserSessionRow;
 }

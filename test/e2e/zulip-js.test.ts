@@ -1,7 +1,7 @@
 // A bot author's session with the real zulip-js client against a real server on a free port:
 // every call goes through zulip-js unmodified (multipart bodies, query strings as it builds them).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -97,5 +97,24 @@ describe('zulip-js against a running Confab', () => {
     assert.equal(stop.result, 'success', JSON.stringify(stop));
     const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
     assert.deepEqual(answer.events.map((e: { type: string; op: string }) => `${e.type}:${e.op}`), ['typing:start', 'typing:stop']);
+  });
+
+  it('uploads a file that another user downloads, with credentials and through a temporary URL', async () => {
+    const path = join(dataDir, 'report.txt');
+    writeFileSync(path, 'quarterly numbers');
+    const uploaded = await mark.callEndpoint('/user_uploads', 'POST', { file: createReadStream(path) });
+    assert.equal(uploaded.result, 'success', JSON.stringify(uploaded));
+    assert.match(uploaded.uri, /^\/user_uploads\/\d+\/[0-9a-f]{2}\/[\w-]{24}\/report\.txt$/);
+    const sent = await mark.messages.send({ type: 'stream', to: 'general', topic: 'files', content: `[report](${uploaded.uri})` });
+    assert.equal(sent.result, 'success', JSON.stringify(sent));
+    const auth = `Basic ${Buffer.from(`mona@confab.test:${mona.config.apiKey}`).toString('base64')}`;
+    const download = await fetch(server.url + uploaded.uri, { headers: { authorization: auth } });
+    assert.equal(download.status, 200);
+    assert.equal(await download.text(), 'quarterly numbers');
+    assert.equal(download.headers.get('content-disposition'), 'inline; filename="report.txt"');
+    const temporary = await mona.callEndpoint(uploaded.uri, 'GET');
+    assert.equal(temporary.result, 'success', JSON.stringify(temporary));
+    const anonymous = await fetch(server.url + temporary.url);
+    assert.equal(await anonymous.text(), 'quarterly numbers');
   });
 });

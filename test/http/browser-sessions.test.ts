@@ -6,6 +6,7 @@ import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { SESSION_SECONDS } from '../../src/lib/sessions.js';
 import { createOtherRealm, OTHER_HOST, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { multipartBody } from '../support/multipart.js';
 
 const HOST = 'confab.test';
 
@@ -109,6 +110,28 @@ for (const dialect of testDialects()) {
       const sent = await json(browser, 'POST', '/messages', message);
       assert.equal(sent.statusCode, 200, sent.body);
       assert.equal(typeof sent.json().id, 'number');
+    });
+
+    it('uploads a file through /json with the CSRF header, and the browser downloads it with its cookie', async () => {
+      const browser = await logIn('mark@confab.test');
+      const { payload, contentType } = multipartBody([{ name: 'file', value: 'hello from a browser', filename: 'hello.txt', contentType: 'text/plain' }]);
+      const upload = (csrf: string | null) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/json/user_uploads',
+          headers: { host: HOST, cookie: browser.cookie, 'content-type': contentType, ...(csrf ? { 'x-csrftoken': csrf } : {}) },
+          payload,
+        });
+      const refused = await upload(null);
+      assert.equal(refused.statusCode, 403);
+      assert.equal(refused.json().code, 'CSRF_FAILED');
+      const res = await upload(browser.csrf);
+      assert.equal(res.statusCode, 200, res.body);
+      const file = await ctx.app.inject({ method: 'GET', url: res.json().uri, headers: { host: HOST, cookie: browser.cookie } });
+      assert.equal(file.statusCode, 200);
+      assert.equal(file.body, 'hello from a browser');
+      const stranger = await ctx.app.inject({ method: 'GET', url: res.json().uri, headers: { host: HOST, cookie: (await logIn('mona@confab.test')).cookie } });
+      assert.equal(stranger.statusCode, 403);
     });
 
     it('logs out: the session ends and its cookies are cleared', async () => {

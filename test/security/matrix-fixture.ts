@@ -126,6 +126,20 @@ export async function buildMatrix(dialect: StoreKind): Promise<Matrix> {
   };
 }
 
+// Who may open each message by id (GET /messages/{id}, its history, its read receipts, and the
+// files it links): Y may, E is refused.
+// The guest may not open web-public history by id unless subscribed (the reference's rule).
+export const OPEN_BY_ID: Record<MessageKey, string> = {
+  //          olivia adam maya mark mona milo gus bot
+  general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
+  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
+  vault:    ' E      E    E    Y    Y    Y    E   E ',
+  bunker:   ' E      E    E    Y    Y    E    E   E ',
+  showcase: ' Y      Y    Y    Y    Y    Y    E   Y ',
+  dm:       ' E      E    E    Y    Y    E    E   E ',
+  group:    ' E      E    E    Y    Y    E    Y   E ',
+};
+
 // ---- The table notation ------------------------------------------------------------------
 
 /** An exact error answer. */

@@ -20,6 +20,7 @@ interface ReadRoute {
 
 /** Every route that reads, with a request that would succeed for an active member. */
 const READ_ROUTES: ReadRoute[] = [
+  { method: 'GET', route: '/attachments', path: () => '/attachments' },
   { method: 'GET', route: '/drafts', path: () => '/drafts' },
   { method: 'GET', route: '/events', path: () => '/events', params: (m) => ({ queue_id: m.doraQueue, last_event_id: -1, dont_block: true }) },
   { method: 'GET', route: '/get_stream_id', path: () => '/get_stream_id', params: () => ({ stream: 'general' }) },
@@ -40,6 +41,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/streams/:stream_id/email_address', path: (m) => `/streams/${m.stream.general}/email_address` },
   { method: 'GET', route: '/streams/:stream_id/members', path: (m) => `/streams/${m.stream.general}/members` },
   { method: 'GET', route: '/user_groups', path: () => '/user_groups' },
+  { method: 'GET', route: '/user_uploads/:realm_id_str/*', path: (m) => `/user_uploads/${m.ctx.seed.realm.id}/ab/cdef/file.txt` },
   { method: 'GET', route: '/users', path: () => '/users' },
   { method: 'GET', route: '/users/me', path: () => '/users/me' },
   { method: 'GET', route: '/users/me/alert_words', path: () => '/users/me/alert_words' },

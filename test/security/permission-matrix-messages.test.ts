@@ -18,6 +18,7 @@ import {
   type Matrix,
   type MessageKey,
   MESSAGES,
+  OPEN_BY_ID,
   refusal,
   SEARCH_WORD,
   type StreamKey,
@@ -25,18 +26,9 @@ import {
 
 const INVALID_MESSAGE = refusal('Invalid message(s)');
 
-// GET /messages/{id}, its history and its read receipts. Y: 200 with the message; E: INVALID_MESSAGE.
-// The guest may not open web-public history by id unless subscribed (the reference's rule).
-const BY_ID: Record<MessageKey, string> = {
-  //          olivia adam maya mark mona milo gus bot
-  general:  ' Y      Y    Y    Y    Y    Y    E   Y ',
-  lobby:    ' Y      Y    Y    Y    Y    Y    Y   Y ',
-  vault:    ' E      E    E    Y    Y    Y    E   E ',
-  bunker:   ' E      E    E    Y    Y    E    E   E ',
-  showcase: ' Y      Y    Y    Y    Y    Y    E   Y ',
-  dm:       ' E      E    E    Y    Y    E    E   E ',
-  group:    ' E      E    E    Y    Y    E    Y   E ',
-};
+// GET /messages/{id}, its history and its read receipts: the table of who may open each message
+// by id (Y: 200 with the message; E: INVALID_MESSAGE).
+const BY_ID = OPEN_BY_ID;
 
 // GET /messages, narrow [channel, id]: Y present, - absent (no error for a stream one cannot read).
 const CHANNEL_NARROW: Record<StreamKey, string> = {

@@ -1,5 +1,10 @@
 // One running app on a fresh store, seeded with the dev organization, for a test file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { DiskStorage } from '../../src/adapters/storage/disk.js';
+import type { FileStorage } from '../../src/adapters/storage/types.js';
 import { runSystemAction } from '../../src/actions/context.js';
 import { doCreateRealm } from '../../src/actions/realm-create.js';
 import { buildApp } from '../../src/app.js';
@@ -52,14 +57,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function setup(dialect: StoreKind, options: { dev?: boolean; config?: Partial<Config>; store?: Store } = {}): Promise<TestContext> {
+export async function setup(
+  dialect: StoreKind,
+  options: { dev?: boolean; config?: Partial<Config>; store?: Store; storage?: FileStorage } = {},
+): Promise<TestContext> {
   // A test that reaches its database in a way of its own (through a proxy, say) brings the store.
   const store = options.store ?? (await freshStore(dialect));
   const clock = new TestClock();
   const bus = new LocalBus();
   const events: Delivery[] = [];
   bus.subscribe((batch) => events.push(...batch));
+  // Uploads go to a temporary folder of their own unless the test brings a storage (S3, say).
+  const uploadsDir = options.storage ? null : mkdtempSync(join(tmpdir(), 'confab-uploads-'));
+  const storage = options.storage ?? new DiskStorage(uploadsDir!);
   const services: Services = withQueues({
+    storage,
     // Suites make thousands of requests per user: rate limits are on only where a test asks for them.
     config: { ...defaultConfig, dev: options.dev ?? true, externalUrl: TEST_URL, rateLimits: false, ...options.config },
     store,
@@ -87,6 +99,7 @@ export async function setup(dialect: StoreKind, options: { dev?: boolean; config
       services.queues.shutdown();
       await app.close();
       await store.close();
+      if (uploadsDir) rmSync(uploadsDir, { recursive: true, force: true });
     },
   };
 }

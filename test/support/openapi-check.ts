@@ -122,8 +122,13 @@ export function referenceDocument(): Doc {
 
 /** The operation serving method + path: literal segments beat parameters; integer parameters want digits. */
 function findOperation(current: State, method: string, path: string): Operation | undefined {
-  const parts = path.split('?')[0]!.split('/').filter(Boolean).map(decodeSegment);
-  const fits = (op: Operation, typed: boolean) =>
+  const all = path.split('?')[0]!.split('/').filter(Boolean).map(decodeSegment);
+  // Upload paths end in a {filename} that holds slashes (the reference's <path:filename>).
+  const joinTail = (op: Operation) =>
+    op.segments.length < all.length && op.template.endsWith('/{filename}') && all[0] === 'user_uploads'
+      ? [...all.slice(0, op.segments.length - 1), all.slice(op.segments.length - 1).join('/')]
+      : all;
+  const fits = (op: Operation, typed: boolean, parts = joinTail(op)) =>
     op.method === method.toUpperCase() &&
     op.segments.length === parts.length &&
     op.segments.every((segment, i) => {

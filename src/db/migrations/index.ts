@@ -17,6 +17,7 @@ import * as createRealmVersion from './2026_11_23_000000_create_realm_version.js
 import * as hidePrivateAddresses from './2026_11_25_000000_hide_private_addresses.js';
 import * as createUserPresence from './2026_11_25_010000_create_user_presence.js';
 import * as createUserStatus from './2026_11_26_000000_create_user_status.js';
+import * as createAttachment from './2026_11_26_020000_create_attachment.js';
 import * as createCustomProfileField from './2026_11_26_010000_create_custom_profile_field.js';
 import * as createScheduledMessage from './2026_11_26_100000_create_scheduled_message.js';
 import * as createUserSession from './2026_11_26_110000_create_user_session.js';
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000000_hide_private_addresses': hidePrivateAddresses,
   '2026_11_25_010000_create_user_presence': createUserPresence,
   '2026_11_26_000000_create_user_status': createUserStatus,
+  '2026_11_26_020000_create_attachment': createAttachment,
   '2026_11_26_010000_create_custom_profile_field': createCustomProfileField,
   '2026_11_26_100000_create_scheduled_message': createScheduledMessage,
   '2026_11_26_110000_create_user_session': createUserSession,

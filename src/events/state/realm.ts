@@ -15,6 +15,12 @@ import {
   VIDEO_CHAT_PROVIDER_TABLE,
 } from './catalogs.js';
 
+/** The server's upload limits (0 quota: none). */
+export interface UploadLimits {
+  maxFileUploadSizeMib: number;
+  uploadQuotaMib: number;
+}
+
 /** Bounds and timings the server announces (SPEC.md Limits; values from the reference contract). */
 const SERVER_CONSTANTS = {
   max_message_length: MAX_MESSAGE_LENGTH,
@@ -85,7 +91,10 @@ const PREFIXED_SETTINGS = [
   'plan_type',
 ] as const;
 
-export function realmState(realm: RealmRow, options: { serverGeneration: number; development: boolean; webPublicStreamsEnabled?: boolean }) {
+export function realmState(
+  realm: RealmRow,
+  options: { serverGeneration: number; development: boolean; webPublicStreamsEnabled?: boolean; uploads?: UploadLimits },
+) {
   const settings = realmSettings(realm);
   const state: Record<string, unknown> = {};
   for (const name of PREFIXED_SETTINGS) state[`realm_${name}`] = settings[name];
@@ -142,6 +151,7 @@ export function realmState(realm: RealmRow, options: { serverGeneration: number;
     server_jitsi_server_url: DEFAULT_JITSI_SERVER_URL,
     giphy_rating_options: {},
     ...SERVER_CONSTANTS,
+    ...(options.uploads ? { max_file_upload_size_mib: options.uploads.maxFileUploadSizeMib, realm_upload_quota_mib: options.uploads.uploadQuotaMib || null } : {}),
   });
   return state;
 }

@@ -8,6 +8,7 @@ import { versionFields } from '../../lib/version.js';
 import { applyEvents } from '../apply.js';
 import { fetchInitialState } from '../initial-state.js';
 import type { ClientCapabilities, EventQueues, QueueSpec } from '../types.js';
+import type { UploadLimits } from './realm.js';
 
 /** The serving process's start: clients reload when it changes (server_generation). */
 const SERVER_GENERATION = Math.floor(Date.now() / 1000);
@@ -50,7 +51,7 @@ export function queueSpecFor(
 }
 
 export async function registerQueue(
-  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean; webPublicStreamsEnabled?: boolean },
+  deps: { db: DbOrTx; queues: Pick<EventQueues, 'create'>; now: number; development: boolean; webPublicStreamsEnabled?: boolean; uploads?: UploadLimits },
   user: UserRow,
   realm: RealmRow,
   request: RegisterRequest,
@@ -65,6 +66,7 @@ export async function registerQueue(
     serverGeneration: SERVER_GENERATION,
     development: deps.development,
     webPublicStreamsEnabled: deps.webPublicStreamsEnabled ?? false,
+    ...(deps.uploads ? { uploads: deps.uploads } : {}),
     slimPresence: request.slimPresence ?? false,
   });
   const pending = queue.pending();

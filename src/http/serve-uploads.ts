@@ -1,0 +1,125 @@
+// Serving uploaded files (outside /api/v1, at the paths messages link):
+//   GET /user_uploads/{realm_id}/{path...}        to an authenticated user who may read the file
+//   GET /user_uploads/temporary/{token}/{name}    to anyone holding a fresh signed token
+// Files go out with their stored type, inline only when that type is safe to show, nosniff, a
+// Content-Security-Policy that lets nothing run, byte ranges and private caching.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { storageOf } from '../adapters/storage/services.js';
+import type { AttachmentRow, UserRow } from '../db/schema.js';
+import { ApiError, NotFoundError } from '../errors.js';
+import { contentDisposition, isInlineType, parseRange } from '../lib/uploads.js';
+import { attachmentById, attachmentByPath, canReadAttachment } from '../queries/attachments.js';
+import type { Services } from '../services.js';
+import { authenticate } from './auth.js';
+import { authenticateSession, hasSessionCookie } from './session-auth.js';
+import { rateLimiterFor } from './rate-limit.js';
+
+/** How long a temporary URL works (the reference's 60 seconds). */
+export const TEMPORARY_URL_SECONDS = 60;
+const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; media-src 'self'; sandbox";
+// PDF viewers do not run inside a sandbox; a PDF still gets no scripts or connections of its own.
+const PDF_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; object-src 'self'";
+
+export class FileNotFoundError extends NotFoundError {
+  constructor() {
+    super('File not found');
+  }
+}
+
+export class FileAccessDeniedError extends ApiError {
+  constructor() {
+    super('You are not authorized to view this file.', { status: 403 });
+  }
+}
+
+function sign(attachment: AttachmentRow, expires: number): string {
+  return createHmac('sha256', attachment.secret).update(`${attachment.id}.${expires}`).digest('hex');
+}
+
+/** The token of a temporary URL: the attachment, an expiry, and an HMAC with the attachment's secret. */
+export function temporaryToken(attachment: AttachmentRow, now: number): string {
+  const expires = Math.floor(now) + TEMPORARY_URL_SECONDS;
+  return `${attachment.id}.${expires}.${sign(attachment, expires)}`;
+}
+
+async function attachmentForToken(services: Services, token: string): Promise<AttachmentRow | null> {
+  const match = /^(\d{1,10})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(token);
+  if (!match) return null;
+  const expires = Number(match[2]);
+  if (expires < services.clock.now()) return null;
+  const attachment = await attachmentById(services.db, Number(match[1]));
+  if (!attachment) return null;
+  const good = Buffer.from(sign(attachment, expires), 'hex');
+  return timingSafeEqual(good, Buffer.from(match[3]!, 'hex')) ? attachment : null;
+}
+
+/**
+ * The user a file request comes from: API clients send Basic auth, and a browser without it its
+ * session cookie (images in messages load with the cookie alone).
+ */
+async function fileRequestUser(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
+  const limiter = rateLimiterFor(services);
+  const { user } =
+    req.headers.authorization === undefined && hasSessionCookie(req)
+      ? await authenticateSession(services, req)
+      : await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host));
+  reply.headers(await limiter.user(user.id, 'api'));
+  return user;
+}
+
+/** The attachment at a realm-relative path that the user may read; 404 or 403 otherwise. */
+export async function readableAttachment(services: Services, user: UserRow, realmIdStr: string, rest: string): Promise<AttachmentRow> {
+  if (!/^\d{1,10}$/.test(realmIdStr) || Number(realmIdStr) !== user.realm_id) throw new FileNotFoundError();
+  const attachment = await attachmentByPath(services.db, user.realm_id, `${realmIdStr}/${rest}`);
+  if (!attachment) throw new FileNotFoundError();
+  if (!(await canReadAttachment(services.db, user, attachment))) throw new FileAccessDeniedError();
+  return attachment;
+}
+
+async function sendFile(services: Services, req: FastifyRequest, reply: FastifyReply, attachment: AttachmentRow) {
+  const etag = `"${attachment.id}-${attachment.size}-${attachment.create_time}"`;
+  const inline = isInlineType(attachment.content_type);
+  reply.headers({
+    'content-type': attachment.content_type === 'text/plain' ? 'text/plain; charset=utf-8' : attachment.content_type,
+    'content-disposition': contentDisposition(inline, attachment.file_name),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': attachment.content_type === 'application/pdf' ? PDF_CSP : SANDBOX_CSP,
+    'cache-control': 'private, max-age=86400, immutable',
+    'accept-ranges': 'bytes',
+    etag,
+    'last-modified': new Date(attachment.create_time).toUTCString(),
+  });
+  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  const size = attachment.size;
+  const range = parseRange(req.headers.range, size);
+  if (range === 'unsatisfiable') {
+    return reply.code(416).header('content-range', `bytes */${size}`).send();
+  }
+  const object = await storageOf(services).get(attachment.path_id, range ?? undefined);
+  if (!object) throw new FileNotFoundError();
+  if (range) {
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+  } else {
+    reply.header('content-length', size);
+  }
+  return reply.send(object.body);
+}
+
+export function registerUploadRoutes(app: FastifyInstance, services: Services): void {
+  const limiter = rateLimiterFor(services);
+  app.get('/user_uploads/temporary/:token/:filename', async (req, reply) => {
+    // No credentials here: the client's address carries the rate limit.
+    reply.headers(await limiter.unauthenticated(req.ip));
+    const { token, filename } = req.params as { token: string; filename: string };
+    const attachment = await attachmentForToken(services, token);
+    if (!attachment) throw new ApiError('Invalid token');
+    if (attachment.path_id.split('/').pop() !== filename) throw new ApiError('Invalid filename');
+    return sendFile(services, req, reply, attachment);
+  });
+  app.get('/user_uploads/:realm_id_str/*', async (req, reply) => {
+    const params = req.params as { realm_id_str: string; '*': string };
+    const user = await fileRequestUser(services, req, reply);
+    return sendFile(services, req, reply, await readableAttachment(services, user, params.realm_id_str, params['*']));
+  });
+}
