@@ -1,10 +1,11 @@
 // Adding and removing a group's direct members and direct subgroups. As in the reference, one
 // request may add and delete at once (adds first), all in one transaction; a group may never end
-// up inside itself.
+// up inside itself; people added or removed by someone else hear it from the notification bot.
 import { ApiError } from '../errors.js';
 import { recursiveSubgroupIds } from '../lib/user-groups.js';
 import type { UserGroupDict } from '../queries/user-groups.js';
 import type { ActionContext } from './context.js';
+import { notifyGroupMembershipChange } from './user-group-notices.js';
 import { accessGroupForChange, accessUsersByIds, announceGroupChange, realmGroups, requireGroupEditor } from './user-groups.js';
 
 const NOTHING_TO_DO = 'Nothing to do. Specify at least one of "add" or "delete".';
@@ -19,6 +20,7 @@ export async function updateUserGroupMembers(ctx: ActionContext, id: number, add
     if (already !== undefined) throw new ApiError(`User ${already} is already a member of this group`);
     await ctx.tx.insertInto('user_group_member').values(userIds.map((user_id) => ({ group_id: id, user_id }))).execute();
     await announceGroupChange(ctx, { op: 'add_members', group_id: id, user_ids: [...userIds].sort((a, b) => a - b) });
+    await notifyGroupMembershipChange(ctx, group.name, userIds, true);
   }
   if (remove.length > 0) {
     const userIds = await accessUsersByIds(ctx, remove);
@@ -27,6 +29,7 @@ export async function updateUserGroupMembers(ctx: ActionContext, id: number, add
     if (absent !== undefined) throw new ApiError(`There is no member '${absent}' in this user group`);
     await ctx.tx.deleteFrom('user_group_member').where('group_id', '=', id).where('user_id', 'in', userIds).execute();
     await announceGroupChange(ctx, { op: 'remove_members', group_id: id, user_ids: [...userIds].sort((a, b) => a - b) });
+    await notifyGroupMembershipChange(ctx, group.name, userIds, false);
   }
 }
 

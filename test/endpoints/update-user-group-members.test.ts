@@ -40,6 +40,37 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await members(), [mona.id]);
     });
 
+    it('has the notification bot tell people someone else added or removed, but not the actor', async () => {
+      const { mona, mark, maya } = ctx.seed.users;
+      const bot = (await ctx.services.db.selectFrom('realm').select('notification_bot_id').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow()).notification_bot_id!;
+      const fromBot = async () =>
+        ctx.services.db
+          .selectFrom('message')
+          .innerJoin('user_profile', 'user_profile.recipient_id', 'message.recipient_id')
+          .select(['message.content', 'message.rendered_content', 'user_profile.id as to'])
+          .where('message.sender_id', '=', bot)
+          .orderBy('message.id')
+          .execute();
+      const before = (await fromBot()).length;
+      expectSuccess(await update({ add: [mark.id] }));
+      expectSuccess(await update({ delete: [mark.id] }));
+      // Maya adds herself: no message.
+      expectSuccess(await ctx.as('maya').post(`/user_groups/${crew}/members`, { add: [maya.id], delete: [maya.id] }));
+      const sent = (await fromBot()).slice(before);
+      const who = `@_**${mona.full_name}|${mona.id}**`;
+      assert.deepEqual(
+        sent.map((m) => [m.to, m.content]),
+        [
+          [mark.id, `${who} added you to the group @_*crew*.`],
+          [mark.id, `${who} removed you from the group @_*crew*.`],
+        ],
+      );
+      assert.equal(
+        sent[0]!.rendered_content,
+        `<p><span class="user-mention silent" data-user-id="${mona.id}">${mona.full_name}</span> added you to the group <span class="user-group-mention silent" data-user-group-id="${crew}">crew</span>.</p>`,
+      );
+    });
+
     it('is for moderators and above and direct members; never system groups', async () => {
       const { mark } = ctx.seed.users;
       expectError(await update({ add: [mark.id] }, 'mark'), 'Insufficient permission');
