@@ -64,8 +64,10 @@ for (const dialect of testDialects()) {
       const kinds = await fold(async () => {
         expectSuccess(await ctx.as('mark').post(`/user_groups/${crew}/members`, { add: [milo.id], delete: [mona.id] }));
       });
-      assert.deepEqual(kinds, ['user_group/add_members', 'user_group/remove_members']);
-      assert.deepEqual(ctx.events.map((d) => d.event.user_ids), [[milo.id], [mona.id]]);
+      // Each change also brings the notification bot's direct message (sender's and recipient's copies).
+      assert.deepEqual(kinds, ['user_group/add_members', 'message', 'message', 'user_group/remove_members', 'message', 'message']);
+      const groupEvents = ctx.events.filter((d) => d.event.type === 'user_group');
+      assert.deepEqual(groupEvents.map((d) => d.event.user_ids), [[milo.id], [mona.id]]);
     });
 
     it('add_subgroups and remove_subgroups', async () => {
