@@ -17,7 +17,7 @@ import * as createRealmVersion from './2026_11_23_000000_create_realm_version.js
 import * as hidePrivateAddresses from './2026_11_25_000000_hide_private_addresses.js';
 import * as createUserPresence from './2026_11_25_010000_create_user_presence.js';
 import * as createUserStatus from './2026_11_26_000000_create_user_status.js';
-import * as addUserGroupSettings from './2026_11_26_040000_add_user_group_settings.js';
+import * as addUserGroupSettings from './2026_11_26_120000_add_user_group_settings.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -37,5 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_000000_hide_private_addresses': hidePrivateAddresses,
   '2026_11_25_010000_create_user_presence': createUserPresence,
   '2026_11_26_000000_create_user_status': createUserStatus,
-  '2026_11_26_040000_add_user_group_settings': addUserGroupSettings,
+  '2026_11_26_120000_add_user_group_settings': addUserGroupSettings,
 };
