@@ -62,6 +62,14 @@ import archiveStream from './endpoints/archive-stream.js';
 import addDefaultStream from './endpoints/add-default-stream.js';
 import removeDefaultStream from './endpoints/remove-default-stream.js';
 import getUserGroups from './endpoints/get-user-groups.js';
+import createUserGroup from './endpoints/create-user-group.js';
+import updateUserGroup from './endpoints/update-user-group.js';
+import removeUserGroup from './endpoints/remove-user-group.js';
+import getUserGroupMembers from './endpoints/get-user-group-members.js';
+import updateUserGroupMembers from './endpoints/update-user-group-members.js';
+import getIsUserGroupMember from './endpoints/get-is-user-group-member.js';
+import getUserGroupSubgroups from './endpoints/get-user-group-subgroups.js';
+import updateUserGroupSubgroups from './endpoints/update-user-group-subgroups.js';
 import addAndroidToken from './endpoints/add-android-token.js';
 import removeAndroidToken from './endpoints/remove-android-token.js';
 import addApnsToken from './endpoints/add-apns-token.js';
@@ -169,6 +177,14 @@ export const routes: Endpoint[] = [
   getStreamEmailAddress, //  GET    /streams/{stream_id}/email_address
   setTypingStatus, //        POST   /typing
   getUserGroups, //          GET    /user_groups
+  createUserGroup, //        POST   /user_groups/create
+  updateUserGroup, //        PATCH  /user_groups/{user_group_id}
+  removeUserGroup, //        DELETE /user_groups/{user_group_id}
+  getUserGroupMembers, //    GET    /user_groups/{user_group_id}/members
+  updateUserGroupMembers, // POST   /user_groups/{user_group_id}/members
+  getIsUserGroupMember, //   GET    /user_groups/{user_group_id}/members/{user_id}
+  getUserGroupSubgroups, //  GET    /user_groups/{user_group_id}/subgroups
+  updateUserGroupSubgroups, // POST /user_groups/{user_group_id}/subgroups
   updateUserTopic, //        POST   /user_topics
   uploadFile, //             POST   /user_uploads
   getFileTemporaryUrl, //    GET    /user_uploads/{realm_id_str}/{filename}

@@ -2,6 +2,7 @@
 // whom the mentions reach (members of mentioned groups; topic participants for @**topic**).
 import { sql } from 'kysely';
 import { RecipientType } from '../db/schema.js';
+import { ApiError } from '../errors.js';
 import {
   StreamWildcardMentionNotAllowedError,
   TopicWildcardMentionNotAllowedError,
@@ -9,9 +10,9 @@ import {
 } from '../lib/edit-rules.js';
 import { renderOrReject, type RenderResult } from '../lib/markdown/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
-import { inSystemGroup } from '../lib/roles.js';
+import { recursiveMemberIds } from '../lib/user-groups.js';
 import { renderContextFor } from '../queries/render-context.js';
-import { userGroupMemberIds } from '../queries/streams.js';
+import { listUserGroups } from '../queries/user-groups.js';
 import type { ActionContext } from './context.js';
 
 export interface RenderTarget {
@@ -22,25 +23,26 @@ export interface RenderTarget {
   userIds: number[];
 }
 
-/** Members of mentioned groups among the recipients: system groups by role, others by membership. */
+/**
+ * Members of mentioned groups among the recipients, through subgroups too, after checking that
+ * the sender may mention each group: they must belong to its can_mention_group (silent mentions
+ * are not checked, and never reach `groupIds`).
+ */
 async function groupMemberRecipients(ctx: ActionContext, groupIds: Set<number>, recipients: number[]): Promise<number[]> {
-  if (groupIds.size === 0 || recipients.length === 0) return [];
-  const groups = await ctx.tx.selectFrom('user_group').select(['id', 'name', 'is_system_group']).where('id', 'in', [...groupIds]).execute();
+  if (groupIds.size === 0) return [];
+  const groups = await listUserGroups(ctx.tx, ctx.realm, ctx.now);
+  const byId = new Map(groups.map((g) => [g.id, g]));
   const members = new Set<number>();
-  const custom = groups.filter((g) => !g.is_system_group).map((g) => g.id);
-  for (const ids of (await userGroupMemberIds(ctx.tx, custom)).values()) for (const id of ids) members.add(id);
-  const system = groups.filter((g) => g.is_system_group);
-  if (system.length > 0) {
-    const people = await ctx.tx
-      .selectFrom('user_profile')
-      .select(['id', 'role', 'date_joined'])
-      .where('id', 'in', recipients)
-      .where('is_active', '=', 1)
-      .execute();
-    const waitingDays = realmSettings(ctx.realm).waiting_period_threshold;
-    for (const group of system) {
-      for (const person of people) if (inSystemGroup(group.name, person, waitingDays, ctx.now)) members.add(person.id);
+  for (const id of [...groupIds].sort((a, b) => a - b)) {
+    const group = byId.get(id);
+    if (!group) continue;
+    const allowed = byId.get(group.can_mention_group);
+    if (allowed?.name !== 'role:everyone' && !(allowed && recursiveMemberIds(groups, allowed.id).includes(ctx.actor.id))) {
+      throw new ApiError(
+        `You are not allowed to mention user group '${group.name}'. You must be a member of '${allowed?.name ?? ''}' to mention this group.`,
+      );
     }
+    for (const member of recursiveMemberIds(groups, id)) members.add(member);
   }
   const receiving = new Set(recipients);
   return [...members].filter((id) => receiving.has(id));

@@ -38,6 +38,9 @@ export async function doCreateRealm(ctx: SystemContext, spec: NewRealmSpec): Pro
       .values({ realm_id: id, name: group.name, description: group.description, is_system_group: 1 })
       .execute();
   }
+  // As in the reference, no one may mention a system group: they all point at role:nobody.
+  const nobody = await ctx.tx.selectFrom('user_group').select('id').where('realm_id', '=', id).where('name', '=', 'role:nobody').executeTakeFirstOrThrow();
+  await ctx.tx.updateTable('user_group').set({ can_mention_group_id: nobody.id }).where('realm_id', '=', id).execute();
   const host = safeHost(url);
   const bot = await doCreateUser(ctx, realm, {
     email: `notification-bot@${host}`,

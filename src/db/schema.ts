@@ -133,11 +133,19 @@ export interface UserGroupTable {
   name: string;
   description: string;
   is_system_group: number;
+  /** The group whose members may mention this one (null only before the realm's groups all exist). */
+  can_mention_group_id: number | null;
 }
 
 export interface UserGroupMemberTable {
   group_id: number;
   user_id: number;
+}
+
+/** A group directly inside another: its members count as the supergroup's members too. */
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
 }
 
 export interface UserTopicTable {
@@ -346,6 +354,7 @@ export interface Database {
   reaction: ReactionTable;
   user_group: UserGroupTable;
   user_group_member: UserGroupMemberTable;
+  user_group_subgroup: UserGroupSubgroupTable;
   user_topic: UserTopicTable;
   event_queue_snapshot: EventQueueSnapshotTable;
   realm_filter: RealmFilterTable;

@@ -70,3 +70,5 @@ export function chunks<T>(items: readonly T[], size = SQL_IN_CHUNK): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+/** Characters of a user group's description (unbounded on the reference; every group list carries it). */
+export const MAX_USER_GROUP_DESCRIPTION_LENGTH = 10_000;

@@ -5,7 +5,7 @@ type Person = { id: number; full_name: string };
 type Place = { streamId: number; streamName: string; topic: string };
 
 /** A mention that names the user without notifying them. */
-function silentMention(user: Person): string {
+export function silentMention(user: Person): string {
   return `@_**${user.full_name}|${user.id}**`;
 }
 

@@ -1,5 +1,6 @@
 // User groups as GET /user_groups lists them. System groups take their members from roles:
-// each one's direct members hold exactly its role, and it contains the next group up.
+// each one's direct members hold exactly its role, and it contains the next group up. Other
+// groups keep their direct members and subgroups in user_group_member and user_group_subgroup.
 import type { DbOrTx, RealmRow, UserGroupRow, UserRow } from '../db/schema.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isNewMember, Role } from '../lib/roles.js';
@@ -44,23 +45,32 @@ export async function listUserGroups(db: DbOrTx, realm: RealmRow, now: number): 
     .where('user_group_member.group_id', 'in', groups.map((g) => g.id))
     .where('user_profile.is_active', '=', 1)
     .execute();
+  const nested = groups.length === 0 ? [] : await db
+    .selectFrom('user_group_subgroup')
+    .select(['supergroup_id', 'subgroup_id'])
+    .where('supergroup_id', 'in', groups.map((g) => g.id))
+    .execute();
   const waitingDays = realmSettings(realm).waiting_period_threshold;
   const idByName = new Map(groups.map((g) => [g.name, g.id]));
-  const everyone = idByName.get('role:everyone') ?? 0;
+  // Rows written before the setting existed: the reference's defaults.
+  const defaultMention = (system: boolean) => idByName.get(system ? 'role:nobody' : 'role:everyone') ?? 0;
   return groups.map((group) => {
     const shape = group.is_system_group ? SYSTEM_GROUP_SHAPE[group.name] : undefined;
     const members = shape
       ? users.filter((u) => shape.holds(u, isNewMember(u, waitingDays, now))).map((u) => u.id)
       : explicit.filter((row) => row.group_id === group.id).map((row) => row.user_id).sort((a, b) => a - b);
     const subgroup = shape?.contains ? idByName.get(shape.contains) : undefined;
+    const subgroups = shape
+      ? (subgroup === undefined ? [] : [subgroup])
+      : nested.filter((row) => row.supergroup_id === group.id).map((row) => row.subgroup_id).sort((a, b) => a - b);
     return {
       id: group.id,
       name: group.name,
       description: group.description,
       members,
-      direct_subgroup_ids: subgroup === undefined ? [] : [subgroup],
+      direct_subgroup_ids: subgroups,
       is_system_group: Boolean(group.is_system_group),
-      can_mention_group: everyone,
+      can_mention_group: group.can_mention_group_id ?? defaultMention(Boolean(group.is_system_group)),
     };
   });
 }

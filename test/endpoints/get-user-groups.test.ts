@@ -38,7 +38,8 @@ for (const dialect of testDialects()) {
         members: [maya.id],
         direct_subgroup_ids: [id('role:administrators')],
         is_system_group: true,
-        can_mention_group: id('role:everyone'),
+        // As in the reference, no one may mention a system group.
+        can_mention_group: id('role:nobody'),
       });
     });
 

@@ -73,14 +73,44 @@ for (const dialect of testDialects()) {
       assert.equal(await rendered(id), '<p><span class="topic-mention">@topic</span> it is back</p>');
     });
 
-    it('flags the recipients in a mentioned system group', async () => {
+    it('refuses a mention of a system group, which only role:nobody may mention, but renders a silent one', async () => {
       const group = await ctx.services.db.selectFrom('user_group').select('id').where('name', '=', 'role:administrators').executeTakeFirstOrThrow();
-      const id = await send('mark', 'engineering', 'access', 'Can @*role:administrators* grant access?');
+      expectError(
+        await ctx.as('olivia').post('/messages', { type: 'stream', to: 'engineering', topic: 'access', content: 'Can @*role:administrators* help?' }),
+        "You are not allowed to mention user group 'role:administrators'. You must be a member of 'role:nobody' to mention this group.",
+      );
+      const id = await send('mark', 'engineering', 'access', 'Can @_*role:administrators* grant access?');
       assert.equal(
         await rendered(id),
-        `<p>Can <span class="user-group-mention" data-user-group-id="${group.id}">@role:administrators</span> grant access?</p>`,
+        `<p>Can <span class="user-group-mention silent" data-user-group-id="${group.id}">role:administrators</span> grant access?</p>`,
       );
+      assert.deepEqual(await flagsOf(id), { olivia: [], adam: [], mark: [], milo: [] });
+    });
+
+    it('flags the members of subgroups of a mentioned group, all the way down', async () => {
+      const groups = expectSuccess(await ctx.as('olivia').get('/user_groups')).user_groups as Array<{ id: number; name: string }>;
+      const admins = groups.find((g) => g.name === 'role:administrators')!.id;
+      expectSuccess(await ctx.as('olivia').post('/user_groups/create', { name: 'ops', description: 'Operations', members: '[]' }));
+      const ops = (expectSuccess(await ctx.as('olivia').get('/user_groups')).user_groups as Array<{ id: number; name: string }>).find((g) => g.name === 'ops')!;
+      expectSuccess(await ctx.as('olivia').post(`/user_groups/${ops.id}/subgroups`, { add: JSON.stringify([admins]) }));
+      const id = await send('mark', 'engineering', 'access', 'Can @*ops* grant access?');
+      assert.equal(await rendered(id), `<p>Can <span class="user-group-mention" data-user-group-id="${ops.id}">@ops</span> grant access?</p>`);
+      // adam is an administrator; olivia, an owner, is in role:owners inside role:administrators.
       assert.deepEqual(await flagsOf(id), { olivia: ['mentioned'], adam: ['mentioned'], mark: [], milo: [] });
+    });
+
+    it("refuses a group mention from a sender outside the group's can_mention_group, on send and on edit", async () => {
+      const groups = () => ctx.as('olivia').get('/user_groups').then((r) => expectSuccess(r).user_groups as Array<Record<string, any>>);
+      const moderators = (await groups()).find((g) => g.name === 'role:moderators')!.id;
+      expectSuccess(await ctx.as('olivia').post('/user_groups/create', { name: 'oncall', description: '', can_mention_group: moderators }));
+      const denied = "You are not allowed to mention user group 'oncall'. You must be a member of 'role:moderators' to mention this group.";
+      expectError(await ctx.as('mark').post('/messages', { type: 'stream', to: 'engineering', topic: 'pager', content: 'Hey @*oncall*' }), denied);
+      // Silent mentions notify no one, so anyone may write them.
+      await send('mark', 'engineering', 'pager', 'FYI @_*oncall*');
+      // adam is an administrator: inside role:moderators through its subgroups.
+      await send('adam', 'engineering', 'pager', 'Hey @*oncall*');
+      const own = await send('mark', 'engineering', 'pager', 'draft');
+      expectError(await ctx.as('mark').patch(`/messages/${own}`, { content: 'Hey @*oncall*' }), denied);
     });
 
     it('flags the members of a mentioned custom group, but not for a silent group mention', async () => {

@@ -21,6 +21,7 @@ import * as createAttachment from './2026_11_26_020000_create_attachment.js';
 import * as createCustomProfileField from './2026_11_26_010000_create_custom_profile_field.js';
 import * as createScheduledMessage from './2026_11_26_100000_create_scheduled_message.js';
 import * as createUserSession from './2026_11_26_110000_create_user_session.js';
+import * as addUserGroupSettings from './2026_11_26_120000_add_user_group_settings.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_010000_create_custom_profile_field': createCustomProfileField,
   '2026_11_26_100000_create_scheduled_message': createScheduledMessage,
   '2026_11_26_110000_create_user_session': createUserSession,
+  '2026_11_26_120000_add_user_group_settings': addUserGroupSettings,
 };

@@ -1,0 +1,47 @@
+// The read side of one group: its members and subgroups, direct or through subgroups, and
+// whether a user belongs to it. Open to every non-guest human of the realm.
+import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { requireHuman, requireNotGuest } from '../lib/permissions.js';
+import { INVALID_USER_GROUP, recursiveMemberIds, recursiveSubgroupIds } from '../lib/user-groups.js';
+import { listUserGroups, type UserGroupDict } from './user-groups.js';
+import { getUserById } from './users.js';
+
+async function readGroup(db: DbOrTx, realm: RealmRow, viewer: UserRow, id: number, now: number) {
+  requireNotGuest(viewer);
+  requireHuman(viewer);
+  const groups = await listUserGroups(db, realm, now);
+  const group = groups.find((g) => g.id === id);
+  if (!group) throw new ApiError(INVALID_USER_GROUP);
+  return { groups, group };
+}
+
+function members(groups: UserGroupDict[], group: UserGroupDict, directOnly: boolean): number[] {
+  return directOnly ? group.members : recursiveMemberIds(groups, group.id);
+}
+
+export async function getUserGroupMembers(db: DbOrTx, realm: RealmRow, viewer: UserRow, id: number, directOnly: boolean, now: number): Promise<number[]> {
+  const { groups, group } = await readGroup(db, realm, viewer, id, now);
+  return members(groups, group, directOnly);
+}
+
+export async function getUserGroupSubgroups(db: DbOrTx, realm: RealmRow, viewer: UserRow, id: number, directOnly: boolean, now: number): Promise<number[]> {
+  const { groups, group } = await readGroup(db, realm, viewer, id, now);
+  return directOnly ? group.direct_subgroup_ids : recursiveSubgroupIds(groups, group.id);
+}
+
+export async function isUserGroupMember(
+  db: DbOrTx,
+  realm: RealmRow,
+  viewer: UserRow,
+  ids: { group: number; user: number },
+  directOnly: boolean,
+  now: number,
+): Promise<boolean> {
+  const { groups, group } = await readGroup(db, realm, viewer, ids.group, now);
+  // The reference's access_user_by_id: bots and unknown ids are "No such user".
+  const target = await getUserById(db, realm.id, ids.user);
+  if (!target || target.is_bot) throw new ApiError('No such user');
+  if (!target.is_active) throw new ApiError('User is deactivated');
+  return members(groups, group, directOnly).includes(target.id);
+}
