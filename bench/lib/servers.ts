@@ -76,6 +76,8 @@ export interface RunningProcess {
   pid: number;
   /** From spawn to the first answered request, ms. */
   startupMs: number;
+  /** CPU time (all threads) the process had used by its first answer, ms: less moved by a busy machine than startupMs. */
+  startupCpuMs: number;
   /** Resident memory a second after the first answer, before any load, MB. */
   idleRssMb: number;
   memory(): MemoryFigures | null;
@@ -117,6 +119,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     });
   });
   let startupMs = NaN;
+  let startupCpuMs = NaN;
   for (let attempt = 0; ; attempt++) {
     if (exited) throw new Error(`${spec.name} ${exited} before answering; see ${spec.logFile}`);
     if (performance.now() - started > START_TIMEOUT_MS) {
@@ -126,6 +129,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     const answer = await probe(spec.port, spec.readyPath);
     if (answer) {
       startupMs = performance.now() - started;
+      startupCpuMs = cpuMsOf(child.pid!);
       if (answer.status !== 200) throw new Error(`${spec.name} answered ${spec.readyPath} with ${answer.status}: ${answer.body}`);
       break;
     }
@@ -145,6 +149,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     port: spec.port,
     pid: child.pid!,
     startupMs,
+    startupCpuMs,
     idleRssMb: idle?.rssMb ?? NaN,
     memory: () => memoryOf(child.pid!),
     stop,
