@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import type { FromClient, ToClient } from './lib/fanout-client.js';
-import { agent, basicAuth, call, percentile } from './lib/http-client.js';
+import { type Person, pickAudience, removeTopicMessages } from './lib/audience.js';
+import { agent, call, percentile } from './lib/http-client.js';
 import { measure } from './lib/load.js';
 import { cpuMsOf, freePort, killAll, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
@@ -45,52 +46,16 @@ const runs = (part: string) => only === undefined || only === part;
 /** Node flags that write a CPU profile of a server into its own folder under --cpu-prof. */
 const profileFlags = (server: string) => (values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'], server)}`] : []);
 
-interface Person { email: string; apiKey: string; auth: string }
-
 /** The stream with the most people, and its active human subscribers. */
-async function pickAudience() {
+async function pickBiggestAudience() {
   const store = choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
-  try {
-    const stream = await store.db
-      .selectFrom('stream')
-      .innerJoin('subscription', 'subscription.recipient_id', 'stream.recipient_id')
-      .select(['stream.name', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('subscription.active', '=', 1)
-      .groupBy('stream.name')
-      .orderBy('n', 'desc')
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    const rows = await store.db
-      .selectFrom('user_profile')
-      .innerJoin('subscription', 'subscription.user_id', 'user_profile.id')
-      .innerJoin('stream', 'stream.recipient_id', 'subscription.recipient_id')
-      .select(['user_profile.delivery_email as email', 'user_profile.api_key as apiKey'])
-      .where('stream.name', '=', stream.name)
-      .where('subscription.active', '=', 1)
-      .where('user_profile.is_active', '=', 1)
-      .where('user_profile.is_bot', '=', 0)
-      .orderBy('user_profile.id')
-      .execute();
-    const people: Person[] = rows.map((r) => ({ ...r, auth: basicAuth(r.email, r.apiKey) }));
-    return { stream: stream.name, people };
-  } finally {
-    await store.close();
-  }
+  const { stream, people } = await pickAudience(store).finally(() => store.close());
+  return { stream: stream.name, people };
 }
 
 async function removeFanoutMessages() {
   const store = choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
-  try {
-    const ids = (await store.db.selectFrom('message').select('id').where('subject', '=', FANOUT_TOPIC).execute()).map((r) => r.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      await store.db.deleteFrom('user_message').where('message_id', 'in', chunk).execute();
-      await store.db.deleteFrom('message').where('id', 'in', chunk).execute();
-    }
-    return ids.length;
-  } finally {
-    await store.close();
-  }
+  return removeTopicMessages(store, FANOUT_TOPIC).finally(() => store.close());
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */
@@ -227,7 +192,7 @@ async function capacity(port: number, people: Person[], count: number, rssOf: ()
 }
 
 async function main() {
-  const { stream, people } = await pickAudience();
+  const { stream, people } = await pickBiggestAudience();
   if (people.length < 2) throw new Error('the data set has no stream with subscribers');
   const sender = people[0]!;
   const audience = people.slice(1, clients + 1);

@@ -12,8 +12,9 @@ import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { formatHeapSummary, summariseHeapSnapshot } from './lib/heap-summary.js';
 import { residentByComponent } from './lib/proc-memory.js';
-import { freePort, killAll, type RunningProcess, startProcess } from './lib/servers.js';
-import { pickReaders, removeSoakMessages, soak } from './lib/soak.js';
+import { freePort, runBench, type RunningProcess, startProcess } from './lib/servers.js';
+import { pickAudience, removeTopicMessages } from './lib/audience.js';
+import { SOAK_TOPIC, soak } from './lib/soak.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,7 +91,7 @@ async function main() {
     const openBenchStore = () =>
       choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
     let store = openBenchStore();
-    const readers = await pickReaders(store, positiveInt('queues', values.queues, 200)).finally(() => store.close());
+    const readers = await pickAudience(store, positiveInt('queues', values.queues, 200)).finally(() => store.close());
     const server = await start();
     try {
       soakResult = await soak({
@@ -101,7 +102,7 @@ async function main() {
     } finally {
       await server.stop();
       store = openBenchStore();
-      log(`removed the ${await removeSoakMessages(store).finally(() => store.close())} messages the soak sent`);
+      log(`removed the ${await removeTopicMessages(store, SOAK_TOPIC).finally(() => store.close())} messages the soak sent`);
     }
   }
 
@@ -159,15 +160,4 @@ async function snapshot(server: RunningProcess, heapFile: string, top: number) {
   return { figures, summary };
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-main().catch((error) => {
-  killAll();
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
-  process.exit(1);
-});
+runBench(main);

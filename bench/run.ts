@@ -14,7 +14,7 @@ import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/di
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { freePort, killAll, probe, startProcess } from './lib/servers.js';
+import { freePort, probe, runBench, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
@@ -255,15 +255,4 @@ function addLoopDelayRow(ctx: ScenarioContext, title: string, worst: number, lim
   ctx.rows.push(limit === null ? { ...row, target: null, met: null } : row);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-main().catch((error) => {
-  killAll();
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
-  process.exit(1);
-});
+runBench(main);

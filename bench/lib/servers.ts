@@ -104,6 +104,21 @@ export function killAll(): void {
   running.clear();
 }
 
+/** Runs a bench's main: servers it started are killed on Ctrl-C, SIGTERM or an error. */
+export function runBench(main: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  main().catch((error) => {
+    killAll();
+    console.error(error instanceof Error ? error.stack ?? error.message : error);
+    process.exit(1);
+  });
+}
+
 export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
   const log = openSync(spec.logFile, 'a');
   const started = performance.now();

@@ -1,18 +1,13 @@
 // The memory soak of bench/footprint.ts: many people each long-poll a queue of their own while
 // one of them sends to a stream they all read and others fetch its newest messages; the
 // server's RSS is sampled throughout.
-import type { Store } from '../../src/db/connect.js';
-import { basicAuth, call } from './http-client.js';
+import type { Person } from './audience.js';
+import { call } from './http-client.js';
 import { LeanPoller } from './lean-poller.js';
 import { type ResidentParts, residentByComponent } from './proc-memory.js';
 import { memoryOf } from './servers.js';
 
 export const SOAK_TOPIC = 'bench footprint soak';
-
-export interface Person {
-  email: string;
-  auth: string;
-}
 
 export interface SoakOptions {
   port: number;
@@ -35,43 +30,6 @@ export interface SoakResult {
   failures: number;
   /** Resident memory by component at the end of the load. */
   components: ResidentParts | null;
-}
-
-/** The stream with the most subscribers, and up to `count` of its active human subscribers with their keys. */
-export async function pickReaders(store: Store, count: number): Promise<{ stream: { id: number; name: string }; people: Person[] }> {
-  const stream = await store.db
-    .selectFrom('stream')
-    .innerJoin('subscription', 'subscription.recipient_id', 'stream.recipient_id')
-    .select(['stream.id', 'stream.name', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('subscription.active', '=', 1)
-    .groupBy(['stream.id', 'stream.name'])
-    .orderBy('n', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
-  const rows = await store.db
-    .selectFrom('user_profile')
-    .innerJoin('subscription', 'subscription.user_id', 'user_profile.id')
-    .innerJoin('stream', 'stream.recipient_id', 'subscription.recipient_id')
-    .select(['user_profile.delivery_email as email', 'user_profile.api_key as apiKey'])
-    .where('stream.id', '=', stream.id)
-    .where('subscription.active', '=', 1)
-    .where('user_profile.is_active', '=', 1)
-    .where('user_profile.is_bot', '=', 0)
-    .orderBy('user_profile.id')
-    .limit(count)
-    .execute();
-  return { stream: { id: stream.id, name: stream.name }, people: rows.map((r) => ({ email: r.email, auth: basicAuth(r.email, r.apiKey) })) };
-}
-
-/** Deletes what a soak sent, so runs on the same data set stay comparable. */
-export async function removeSoakMessages(store: Store): Promise<number> {
-  const ids = (await store.db.selectFrom('message').select('id').where('subject', '=', SOAK_TOPIC).execute()).map((r) => r.id);
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    await store.db.deleteFrom('user_message').where('message_id', 'in', chunk).execute();
-    await store.db.deleteFrom('message').where('id', 'in', chunk).execute();
-  }
-  return ids.length;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
