@@ -14,7 +14,7 @@ import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/di
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { freePort, killAll, probe, startProcess } from './lib/servers.js';
+import { freePort, probe, runBench, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
@@ -23,13 +23,14 @@ const USAGE = `Usage: npm run bench -- [options]
   --data-dir DIR          the built SQLite data set (default data/bench)
   --database-url URL      a data set built into PostgreSQL instead
   --duration S            seconds per measurement (default 10), after --warmup S (default 2)
-  --read-connections L    connection counts for the read routes (default 1,10)
+  --read-connections L    connection counts for the read routes (default 1,10,50)
   --send-connections N    connections for POST /messages (default 50)
   --search-word W         word for the search narrow (default "${COMMON_SEARCH_WORD}")
   --server dist|tsx       run Confab compiled (default; rebuilt when src/ changed) or through tsx
   --cpu-prof DIR          write a V8 CPU profile of the Confab process into DIR
   --keep-sent             keep the messages the send benchmark wrote (default: delete them after)
-  --log-level LEVEL       Confab's log level during the run (default warn)`;
+  --log-level LEVEL       Confab's log level during the run (default warn)
+  --node-flags="FLAGS"    Confab's node flags (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -39,14 +40,14 @@ async function main() {
       'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, duration: { type: 'string' },
       warmup: { type: 'string' }, 'read-connections': { type: 'string' }, 'send-connections': { type: 'string' },
       'search-word': { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' },
-      'keep-sent': { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'keep-sent': { type: 'boolean' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return void console.log(USAGE);
   const choice = storeChoice(values['data-dir'], values['database-url']);
   const duration = positiveInt('duration', values.duration, 10);
   const warmup = values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 2);
-  const readConnections = (values['read-connections'] ?? '1,10').split(',').map((c) => positiveInt('read-connections', c, 1));
+  const readConnections = (values['read-connections'] ?? '1,10,50').split(',').map((c) => positiveInt('read-connections', c, 1));
   const sendConnections = positiveInt('send-connections', values['send-connections'], 50);
   const serverMode = values.server ?? 'dist';
   if (serverMode !== 'dist' && serverMode !== 'tsx') throw new Error('--server must be dist or tsx');
@@ -92,7 +93,8 @@ async function main() {
   const loopFile = join(resultsDir, `${stamp}-loop-delay.log`);
   process.env.BENCH_LOOP_DELAY_FILE = loopFile;
   nodeFlags.push(...LOOP_PROBE_FLAGS);
-  const entry = serverMode === 'dist' ? [...SERVER_NODE_FLAGS, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
+  const serverNodeFlags = values['node-flags'] === undefined ? SERVER_NODE_FLAGS : values['node-flags'].split(/\s+/).filter(Boolean);
+  const entry = serverMode === 'dist' ? [...serverNodeFlags, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   // Rate limits off: the load generators go far past any per-user limit on purpose.
   const confab = await startProcess({
@@ -114,8 +116,10 @@ async function main() {
   }
 
   rows.push(
-    processRow('idle RSS after start', confab.idleRssMb, 'MB', baseline.idleRssMb, { text: '<= 100 MB', met: confab.idleRssMb <= 100 }),
-    processRow('start to first request', confab.startupMs, 'ms', baseline.startupMs, { text: '<= 1000 ms', met: confab.startupMs <= 1000 }),
+    processRow('idle RSS after start', confab.idleRssMb, 'MB', baseline.idleRssMb, { text: '<= 80 MB', met: confab.idleRssMb <= 80 }),
+    processRow('start to first request', confab.startupMs, 'ms', baseline.startupMs, { text: '<= 500 ms', met: confab.startupMs <= 500 }),
+    // CPU time to the first answer moves less than the wall clock when other work shares the cores.
+    { ...processRow('CPU time to first request', confab.startupCpuMs, 'ms', baseline.startupCpuMs, { text: '', met: true }), target: null, met: null },
     { ...processRow('peak RSS during the run', confabPeak, 'MB', baselinePeak, { text: '', met: true }), target: null, met: null },
   );
   rows.unshift(...[...baselineLoads.values()].map((b) => loadRow('baseline GET (bare Fastify)', b, b)));
@@ -175,17 +179,20 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
   };
   const latencyTarget = (limit: number) => (connections: number) =>
     connections === Math.min(...ctx.readConnections) ? (r: LoadResult) => ({ text: `p99 <= ${limit} ms`, met: r.p99 <= limit }) : undefined;
+  // Issue 16's throughput targets are shares of the bare baseline at 50 connections, in the same run.
+  const shareTarget = (share: number) => (connections: number) =>
+    connections === 50 ? (r: LoadResult) => ({ text: `>= ${share.toFixed(2)}x base`, met: r.perSecond >= share * (ctx.baselineLoads.get(50)?.perSecond ?? Infinity) }) : undefined;
 
   const me = await probe(port, '/api/v1/users/me', auth);
   if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
-  for (const c of ctx.readConnections) await run('GET /users/me', c, { path: '/api/v1/users/me' });
+  for (const c of ctx.readConnections) await run('GET /users/me', c, { path: '/api/v1/users/me' }, 'req/s', shareTarget(0.4)(c));
 
   const history = (narrow: unknown[]) =>
     `/api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify(narrow))}`;
   const fetches = [
-    { title: 'GET /messages stream+topic, 100', limit: 10, path: history([
+    { title: 'GET /messages stream+topic, 100', limit: 10, share: 0.1, path: history([
       { operator: 'stream', operand: targets.topic.streamId }, { operator: 'topic', operand: targets.topic.topic }]) },
-    { title: `GET /messages search "${targets.searchWord}", 100`, limit: 50, path: history([{ operator: 'search', operand: targets.searchWord }]) },
+    { title: `GET /messages search "${targets.searchWord}", 100`, limit: 50, share: null, path: history([{ operator: 'search', operand: targets.searchWord }]) },
   ];
   const fetchWindows = windows.length;
   for (const fetch of fetches) {
@@ -199,7 +206,9 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
     const found = (JSON.parse(answer.body) as { messages?: unknown[] }).messages?.length ?? 0;
     log(`${fetch.title}: ${found} messages per answer`);
     if (found === 0) ctx.notes.push(`${fetch.title}: the answer held no messages`);
-    for (const c of ctx.readConnections) await run(fetch.title, c, { path: fetch.path }, 'req/s', latencyTarget(fetch.limit)(c));
+    for (const c of ctx.readConnections) {
+      await run(fetch.title, c, { path: fetch.path }, 'req/s', latencyTarget(fetch.limit)(c) ?? (fetch.share === null ? undefined : shareTarget(fetch.share)(c)));
+    }
   }
   // One connection shows what a single request holds the loop for; more show requests queued behind each other.
   await sleep(300);
@@ -226,30 +235,24 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
 
   const bodyFor = (n: number) =>
     new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
+  const sendBase = ctx.baselineLoads.get(ctx.sendConnections)?.perSecond ?? Infinity;
   await run(`POST /messages, ${targets.sendStream.subscribers} subscribers`, ctx.sendConnections, {
     method: 'POST', path: '/api/v1/messages', bodyFor,
     headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-  }, 'msgs/s', (r) => ({ text: '>= 3000 msgs/s, p99 <= 20 ms', met: r.perSecond >= 3000 && r.p99 <= 20 }));
+  }, 'msgs/s', (r) => ({ text: '>= 0.15x base, p99 <= 50 ms', met: r.perSecond >= 0.15 * sendBase && r.p99 <= 50 }));
+  await sleep(300);
+  const send = windows[windows.length - 1]!;
+  addLoopDelayRow(ctx, `worst event-loop delay, send run, ${send.connections} conn`, worstLoopDelay(ctx.loopFile, send.from, send.to, 150), null);
 }
 
 /** The probe writes a block's length when the block ends: waiting lets its line arrive. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Adds the longest event-loop delay the server saw as a row (target: 100 ms). */
-function addLoopDelayRow(ctx: ScenarioContext, title: string, worst: number): void {
+/** Adds the longest event-loop delay the server saw as a row; issue 16 wants at most 20 ms while searches run. */
+function addLoopDelayRow(ctx: ScenarioContext, title: string, worst: number, limit: number | null = 20): void {
   log(`${title}: ${worst.toFixed(1)} ms`);
-  ctx.rows.push(processRow(title, worst, 'ms', NaN, { text: '<= 100 ms', met: worst <= 100 }));
+  const row = processRow(title, worst, 'ms', NaN, { text: `<= ${limit} ms`, met: limit !== null && worst <= limit });
+  ctx.rows.push(limit === null ? { ...row, target: null, met: null } : row);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-main().catch((error) => {
-  killAll();
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
-  process.exit(1);
-});
+runBench(main);

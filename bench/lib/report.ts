@@ -43,8 +43,11 @@ export function processRow(figure: string, value: number, unit: string, baseline
 
 const num = (n: number | null | undefined, digits = 2) =>
   n === null || n === undefined || !Number.isFinite(n) ? '-' : n >= 100 ? n.toFixed(0) : n.toFixed(digits);
+/** Two decimals, or two significant digits below 0.1 (a share of the baseline such as 0.0025x). */
 const ratio = (a: number | null, b: number | null | undefined) =>
-  a === null || b === null || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? '-' : `${(a / b).toFixed(2)}x`;
+  a === null || b === null || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0
+    ? '-'
+    : `${a / b >= 0.1 || a === 0 ? (a / b).toFixed(2) : (a / b).toPrecision(2)}x`;
 
 export function formatTable(rows: Row[]): string {
   const header = ['figure', 'conns', 'value', 'unit', 'p50 ms', 'p99 ms', 'x base value', 'x base p50', 'x base p99', 'target', 'met'];

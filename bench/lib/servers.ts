@@ -76,6 +76,8 @@ export interface RunningProcess {
   pid: number;
   /** From spawn to the first answered request, ms. */
   startupMs: number;
+  /** CPU time (all threads) the process had used by its first answer, ms: less moved by a busy machine than startupMs. */
+  startupCpuMs: number;
   /** Resident memory a second after the first answer, before any load, MB. */
   idleRssMb: number;
   memory(): MemoryFigures | null;
@@ -102,6 +104,21 @@ export function killAll(): void {
   running.clear();
 }
 
+/** Runs a bench's main: servers it started are killed on Ctrl-C, SIGTERM or an error. */
+export function runBench(main: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  main().catch((error) => {
+    killAll();
+    console.error(error instanceof Error ? error.stack ?? error.message : error);
+    process.exit(1);
+  });
+}
+
 export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
   const log = openSync(spec.logFile, 'a');
   const started = performance.now();
@@ -117,6 +134,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     });
   });
   let startupMs = NaN;
+  let startupCpuMs = NaN;
   for (let attempt = 0; ; attempt++) {
     if (exited) throw new Error(`${spec.name} ${exited} before answering; see ${spec.logFile}`);
     if (performance.now() - started > START_TIMEOUT_MS) {
@@ -126,6 +144,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     const answer = await probe(spec.port, spec.readyPath);
     if (answer) {
       startupMs = performance.now() - started;
+      startupCpuMs = cpuMsOf(child.pid!);
       if (answer.status !== 200) throw new Error(`${spec.name} answered ${spec.readyPath} with ${answer.status}: ${answer.body}`);
       break;
     }
@@ -145,6 +164,7 @@ export async function startProcess(spec: StartSpec): Promise<RunningProcess> {
     port: spec.port,
     pid: child.pid!,
     startupMs,
+    startupCpuMs,
     idleRssMb: idle?.rssMb ?? NaN,
     memory: () => memoryOf(child.pid!),
     stop,

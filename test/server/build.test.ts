@@ -1,11 +1,12 @@
 // `npm install` builds the server, `npm start` runs the build as it is, and `npm run dev` compiles
 // only when a source changed (scripts/build.mjs). The compiler is the outside world here: a stand-in
-// tsc records each run, so the test neither waits for tsc nor depends on the machine's speed.
+// tsc records each run, so the test neither waits for tsc nor depends on the machine's speed. The
+// bundler (scripts/bundle.mjs) is tested on a small compiled tree of its own with the real esbuild.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -38,7 +39,7 @@ describe('building the server', () => {
   beforeEach(() => {
     rmSync(root, { recursive: true, force: true });
     for (const dir of ['scripts', 'src/lib', 'node_modules/typescript/bin']) mkdirSync(join(root, dir), { recursive: true });
-    copyFileSync(join(ROOT, 'scripts', 'build.mjs'), join(root, 'scripts', 'build.mjs'));
+    for (const script of ['build.mjs', 'bundle.mjs']) copyFileSync(join(ROOT, 'scripts', script), join(root, 'scripts', script));
     writeFileSync(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), FAKE_TSC);
     for (const file of ['src/main.ts', 'src/lib/rule.ts', 'tsconfig.json', 'tsconfig.build.json']) writeFileSync(join(root, file), '');
     writeFileSync(join(root, 'package.json'), '{}');
@@ -77,6 +78,21 @@ describe('building the server', () => {
     assert.equal(runs(), 3);
   });
 
+  it('without esbuild installed, leaves a dist/confab.js that runs the compiled entry point', () => {
+    assert.equal(build().status, 0);
+    writeFileSync(join(root, 'dist', 'src', 'main.js'), "process.stdout.write('compiled entry ran');");
+    const run = spawnSync(process.execPath, ['dist/confab.js'], { cwd: root, encoding: 'utf8' });
+    assert.equal(run.stdout, 'compiled entry ran');
+  });
+
+  it('counts a missing bundle as no build', () => {
+    build();
+    age(60, 30);
+    rmSync(join(root, 'dist', 'confab.js'));
+    build('--if-changed');
+    assert.equal(runs(), 2);
+  });
+
   it('leaves no stamp when tsc fails, so the next --if-changed compiles again', () => {
     build();
     age(60, 30);
@@ -89,13 +105,44 @@ describe('building the server', () => {
   });
 });
 
+describe('bundling the compiled server into dist/confab.js', () => {
+  const root = mkdtempSync(join(tmpdir(), 'confab-bundle-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+
+  it("keeps each module's own import.meta.url and non-ASCII text, and writes only ASCII", async () => {
+    // A compiled tree in miniature: a nested module that locates itself, as worker threads and createRequire do.
+    write('dist/src/lib/where.js', "import { fileURLToPath } from 'node:url';\nexport const where = () => fileURLToPath(new URL('./beside.js', import.meta.url));\n");
+    write('dist/src/main.js', [
+      "import { where } from './lib/where.js';",
+      "const text = 'déjà vu ✔ 😀';",
+      "console.log(JSON.stringify({ where: where(), text, matches: /^[✔ ]+ok$/u.test('✔ ok') }));",
+    ].join('\n'));
+    const { bundle } = await import('../../scripts/bundle.mjs');
+    assert.equal(await bundle(root), true);
+    const bundled = readFileSync(join(root, 'dist', 'confab.js'));
+    assert.equal(bundled.findIndex((byte) => byte > 0x7f), -1);
+    const run = spawnSync(process.execPath, ['dist/confab.js'], { cwd: root, encoding: 'utf8' });
+    assert.equal(run.stderr, '');
+    assert.deepEqual(JSON.parse(run.stdout), { where: join(root, 'dist', 'src', 'lib', 'beside.js'), text: 'déjà vu ✔ 😀', matches: true });
+  });
+
+  it('escapes every UTF-16 unit above 0x7f', async () => {
+    const { asciiOnly } = await import('../../scripts/bundle.mjs');
+    assert.equal(asciiOnly("a = 'é😀';"), "a = '\\u00e9\\ud83d\\ude00';");
+  });
+});
+
 describe('the npm scripts', () => {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
 
   it('build on install, start the built server without compiling, and compile for dev only on change', () => {
     assert.equal(scripts.prepare, 'node scripts/build.mjs');
-    assert.equal(scripts.start, 'node --max-semi-space-size=64 dist/src/main.js serve');
-    assert.equal(scripts.dev, 'node scripts/build.mjs --if-changed && node --max-semi-space-size=64 dist/src/main.js serve --dev');
+    assert.equal(scripts.start, 'node --max-semi-space-size=64 dist/confab.js serve');
+    assert.equal(scripts.dev, 'node scripts/build.mjs --if-changed && node --max-semi-space-size=64 dist/confab.js serve --dev');
   });
 
   it('keep the build output and the compiler state out of git', () => {
