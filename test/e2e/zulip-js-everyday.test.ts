@@ -1,5 +1,6 @@
 // What Zulip's own clients do at start-up and all day, through the real zulip-js client against a
-// real server: register every state area, ping presence, set a status, list a stream's topics.
+// real server: register every state area, ping presence, set a status, mention a group, fill in
+// a profile field, schedule a message, list a stream's topics.
 // zulip-js posts multipart forms, whose values must be strings, so booleans go as 'true'/'false'.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +26,9 @@ describe('zulip-js: an everyday session', () => {
   let server: RunningServer;
   let mark: Client;
   let mona: Client;
+  let olivia: Client;
   let markId: number;
+  let monaId: number;
 
   before(async () => {
     const original = console.log;
@@ -38,7 +41,9 @@ describe('zulip-js: an everyday session', () => {
     }
     mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
     mona = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
+    olivia = await zulip({ realm: server.url, username: 'olivia@confab.test', password: DEV_PASSWORD });
     markId = (await mark.users.me.getProfile()).user_id;
+    monaId = (await mona.users.me.getProfile()).user_id;
   });
 
   after(async () => {
@@ -72,7 +77,7 @@ describe('zulip-js: an everyday session', () => {
   it('sets a status that another person hears about and reads back', async () => {
     const queue = await mona.queues.register({ event_types: ['user_status'] });
     const set = await mark.callEndpoint('/users/me/status', 'POST', {
-      status_text: 'In a meeting', away: 'false', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji',
+      status_text: 'In a meeting', away: 'false', emoji_name: 'calendar', emoji_code: '1f4c5', reaction_type: 'unicode_emoji',
     });
     assert.equal(set.result, 'success', JSON.stringify(set));
     const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
@@ -81,7 +86,7 @@ describe('zulip-js: an everyday session', () => {
     assert.equal(event.status_text, 'In a meeting');
     const read = await mona.callEndpoint(`/users/${markId}/status`, 'GET');
     assert.equal(read.result, 'success', JSON.stringify(read));
-    assert.deepEqual(read.status, { status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji' });
+    assert.deepEqual(read.status, { status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c5', reaction_type: 'unicode_emoji' });
   });
 
   it("lists a stream's topics newest first, with the stream found by name", async () => {
@@ -94,6 +99,43 @@ describe('zulip-js: an everyday session', () => {
     assert.deepEqual(topics.topics.slice(0, 2), [
       { name: 'newer topic', max_id: newer.id },
       { name: 'older topic', max_id: newer.id - 1 },
+    ]);
+  });
+
+  it("mentions a group, and its members find the message among their mentions", async () => {
+    const created = await olivia.callEndpoint('/user_groups/create', 'POST', {
+      name: 'support', description: 'First line', members: JSON.stringify([monaId]),
+    });
+    assert.equal(created.result, 'success', JSON.stringify(created));
+    const sent = await mark.messages.send({ type: 'stream', to: 'general', topic: 'help', content: 'Paging @*support*' });
+    assert.equal(sent.result, 'success', JSON.stringify(sent));
+    const found = await mona.messages.retrieve({ anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'is', operand: 'mentioned' }] });
+    assert.equal(found.result, 'success', JSON.stringify(found));
+    const message = found.messages.find((m: { id: number }) => m.id === sent.id);
+    assert.ok(message, 'the group mention reaches its member');
+    assert.match(message.content, /<span class="user-group-mention" data-user-group-id="\d+">@support<\/span>/);
+    assert.ok(message.flags.includes('mentioned'));
+  });
+
+  it('fills in a custom profile field that others read', async () => {
+    const field = await olivia.callEndpoint('/realm/profile_fields', 'POST', { name: 'Team', hint: 'Where you work', field_type: '1' });
+    assert.equal(field.result, 'success', JSON.stringify(field));
+    const filled = await mark.callEndpoint('/users/me/profile_data', 'PATCH', { data: JSON.stringify([{ id: field.id, value: 'Chat' }]) });
+    assert.equal(filled.result, 'success', JSON.stringify(filled));
+    const read = await mona.callEndpoint(`/users/${markId}`, 'GET', { include_custom_profile_fields: 'true' });
+    assert.equal(read.result, 'success', JSON.stringify(read));
+    assert.equal(read.user.profile_data[String(field.id)].value, 'Chat');
+  });
+
+  it('schedules a message and lists it', async () => {
+    const at = Math.floor(Date.now() / 1000) + 3600;
+    const scheduled = await mark.callEndpoint('/scheduled_messages', 'POST', {
+      type: 'direct', to: JSON.stringify([monaId]), content: 'Tomorrow', scheduled_delivery_timestamp: String(at),
+    });
+    assert.equal(scheduled.result, 'success', JSON.stringify(scheduled));
+    const list = await mark.callEndpoint('/scheduled_messages', 'GET');
+    assert.deepEqual(list.scheduled_messages.map((m: { scheduled_message_id: number; to: number[] }) => [m.scheduled_message_id, m.to]), [
+      [scheduled.scheduled_message_id, [monaId]],
     ]);
   });
 });
