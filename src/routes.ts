@@ -23,6 +23,7 @@ import getOwnUser from './endpoints/get-own-user.js';
 import getStreams from './endpoints/get-streams.js';
 import getStreamById from './endpoints/get-stream-by-id.js';
 import getStreamEmailAddress from './endpoints/get-stream-email-address.js';
+import createBigBlueButtonVideoCall from './endpoints/create-big-blue-button-video-call.js';
 import getSubscribers from './endpoints/get-subscribers.js';
 import getUsers from './endpoints/get-users.js';
 import createUser from './endpoints/create-user.js';
@@ -175,6 +176,7 @@ export const routes: Endpoint[] = [
   deleteTopic, //            POST   /streams/{stream_id}/delete_topic
   getSubscribers, //         GET    /streams/{stream_id}/members
   getStreamEmailAddress, //  GET    /streams/{stream_id}/email_address
+  createBigBlueButtonVideoCall, // GET /calls/bigbluebutton/create
   setTypingStatus, //        POST   /typing
   getUserGroups, //          GET    /user_groups
   createUserGroup, //        POST   /user_groups/create

@@ -21,6 +21,7 @@ interface ReadRoute {
 /** Every route that reads, with a request that would succeed for an active member. */
 const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/attachments', path: () => '/attachments' },
+  { method: 'GET', route: '/calls/bigbluebutton/create', path: () => '/calls/bigbluebutton/create', params: () => ({ meeting_name: 'standup' }) },
   { method: 'GET', route: '/drafts', path: () => '/drafts' },
   { method: 'GET', route: '/events', path: () => '/events', params: (m) => ({ queue_id: m.doraQueue, last_event_id: -1, dont_block: true }) },
   { method: 'GET', route: '/get_stream_id', path: () => '/get_stream_id', params: () => ({ stream: 'general' }) },
