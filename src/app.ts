@@ -10,6 +10,7 @@ import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { registerLoginPages } from './http/login-pages.js';
+import { registerWebClient } from './http/web-client.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -83,5 +84,6 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     }
   }
   registerLoginPages(app, services);
+  registerWebClient(app, services);
   return app;
 }
