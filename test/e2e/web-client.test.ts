@@ -1,0 +1,128 @@
+// The web client in headless Chromium (Debian's chromium, driven by playwright-core) against a real
+// Confab: two people log in through the login page in two browser contexts; one writes in a stream,
+// the other sees it arrive live, narrows to its topic through the recipient bar and replies, and the
+// first sees the reply. A failing test leaves a screenshot of each page under test-output/.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
+const WAIT_MS = 15_000;
+
+describe('the web client in Chromium', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'confab-web-'));
+  let server: RunningServer;
+  let browser: Browser;
+  const pages = new Map<string, Page>();
+
+  before(async () => {
+    // The client under test is the one in this checkout, built now (a few seconds).
+    const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const original = console.log;
+    console.log = () => undefined;
+    try {
+      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
+      server = await startServer(config);
+    } finally {
+      console.log = original;
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  });
+
+  /** A test whose failure leaves a screenshot of every open page. */
+  function check(name: string, body: () => Promise<void>) {
+    it(name, async () => {
+      try {
+        await body();
+      } catch (error) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        for (const [who, page] of pages) {
+          await page.screenshot({ path: join(SCREENSHOTS, `${name.replace(/\W+/g, '-').slice(0, 60)}-${who}.png`) }).catch(() => undefined);
+        }
+        throw error;
+      }
+    });
+  }
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function logIn(who: string, email: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 750 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    pages.set(who, page);
+    await page.goto(`${server.url}/`);
+    assert.match(page.url(), /\/login\/$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: /All messages/ }).waitFor();
+    return page;
+  }
+
+  check('redirects a browser without a session to the login page, and serves the page after login', async () => {
+    const res = await fetch(`${server.url}/`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), '/login/');
+    const mark = await logIn('mark', 'mark@confab.test');
+    assert.equal(new URL(mark.url()).pathname, '/');
+    assert.equal(await mark.title(), 'Confab Dev · Confab');
+    // The seeded conversation is on the home view, each message named by its sender.
+    await mark.getByRole('main').getByRole('article', { name: /Olivia Owner/ }).first().waitFor();
+  });
+
+  check('shows a stream message live to another person, who narrows to its topic and replies', async () => {
+    const mark = pages.get('mark') ?? (await logIn('mark', 'mark@confab.test'));
+    const mona = await logIn('mona', 'mona@confab.test');
+
+    await mark.getByRole('navigation').getByRole('link', { name: /# general/ }).click();
+    assert.match(new URL(mark.url()).hash, /^#narrow\/stream\/\d+-general$/);
+    await mark.getByLabel('Topic', { exact: true }).fill('lunch plans');
+    await mark.getByLabel('Message', { exact: true }).fill('Tacos at noon?');
+    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByRole('article', { name: /Mark Member/ }).filter({ hasText: 'Tacos at noon?' }).waitFor();
+    assert.equal(await mark.getByLabel('Message', { exact: true }).inputValue(), '');
+
+    // Mona never reloads: the message reaches her through the event queue.
+    const arrived = mona.getByRole('main').getByRole('article', { name: /Mark Member/ }).filter({ hasText: 'Tacos at noon?' });
+    await arrived.waitFor();
+    await mona.getByRole('main').getByRole('link', { name: 'lunch plans' }).click();
+    assert.match(new URL(mona.url()).hash, /^#narrow\/stream\/\d+-general\/topic\/lunch.20plans$/);
+    assert.equal(await mona.getByLabel('Topic', { exact: true }).inputValue(), 'lunch plans');
+    // The topic shows in the sidebar under its open stream.
+    await mona.getByRole('navigation').getByRole('link', { name: /lunch plans/ }).waitFor();
+    await mona.getByLabel('Message', { exact: true }).fill('Yes, see you there');
+    await mona.getByRole('button', { name: 'Send' }).click();
+
+    await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Yes, see you there' }).waitFor();
+    const bars = await mark.getByRole('main').getByRole('heading', { level: 2 }).allTextContents();
+    assert.ok(bars.some((t) => t.includes('general') && t.includes('lunch plans')), bars.join(' | '));
+  });
+
+  check('shows unread counts in the sidebar and clears them once the messages are seen', async () => {
+    const mona = pages.get('mona')!;
+    const mark = pages.get('mark')!;
+    // Mona looks elsewhere (a view where the new message is not shown) while Mark writes.
+    await mona.getByRole('navigation').getByRole('link', { name: /Starred/ }).click();
+    await mark.getByLabel('Message', { exact: true }).fill('Bring napkins');
+    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    const general = mona.getByRole('navigation').getByRole('link', { name: /# general/ });
+    await mona.waitForFunction(() => /# general\s*1/.test(document.querySelector('nav')?.textContent ?? ''), undefined, { timeout: WAIT_MS });
+    await general.click();
+    await mona.getByRole('article').filter({ hasText: 'Bring napkins' }).waitFor();
+    await mona.waitForFunction(() => !/# general\s*\d/.test(document.querySelector('nav')?.textContent ?? ''), undefined, { timeout: WAIT_MS });
+  });
+});
