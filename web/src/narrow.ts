@@ -9,7 +9,7 @@ export type Narrow =
 
 /** Zulip's hash encoding: URI encoding with '.' in place of '%', so a dot itself is escaped. */
 export function encodeHashComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[.()'*%]/g, (c) => (c === '%' ? '.' : `.${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  return encodeURIComponent(text).replace(/[.()%]/g, (c) => (c === '%' ? '.' : `.${c.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 
 export function decodeHashComponent(text: string): string {
