@@ -125,4 +125,22 @@ describe('the web client in Chromium', () => {
     await mona.getByRole('article').filter({ hasText: 'Bring napkins' }).waitFor();
     await mona.waitForFunction(() => !/# general\s*\d/.test(document.querySelector('nav')?.textContent ?? ''), undefined, { timeout: WAIT_MS });
   });
+
+  check('sends a direct message from a stream view, which arrives live under its own recipient bar', async () => {
+    const mona = pages.get('mona')!;
+    const mark = pages.get('mark')!;
+    await mark.getByRole('navigation').getByRole('link', { name: /All messages/ }).click();
+    // Mona is in a stream view: switching the compose box to a direct message asks for "To".
+    await mona.getByRole('button', { name: 'Direct message instead' }).click();
+    await mona.getByLabel('To', { exact: true }).fill('mark@confab.test');
+    await mona.getByLabel('Message', { exact: true }).fill('Just between us');
+    await mona.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Just between us' }).waitFor();
+    const bar = mark.getByRole('main').getByRole('heading', { level: 2 }).last();
+    assert.equal(await bar.textContent(), 'Direct messages with Mark Member, Mona Member');
+    await mark.getByRole('navigation').getByRole('link', { name: /Direct messages/ }).click();
+    assert.equal(new URL(mark.url()).hash, '#narrow/is/dm');
+    await mark.getByRole('article').filter({ hasText: 'Just between us' }).waitFor();
+    assert.equal(await mark.getByRole('article').filter({ hasText: 'Tacos at noon?' }).count(), 0);
+  });
 });

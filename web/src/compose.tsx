@@ -1,4 +1,5 @@
 // The compose box: a stream message (stream, topic) or a direct message (to), Enter sends.
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { isSendKey, sendParams, type Draft } from './compose-rules.js';
 import type { Model } from './model.js';
@@ -53,8 +54,9 @@ export function Compose({ m }: { m: Model }) {
         <button type="button" class="mode" onClick={() => update({ mode: draft.mode === 'dm' ? 'stream' : 'dm' })}>
           {draft.mode === 'dm' ? 'Stream message instead' : 'Direct message instead'}
         </button>
+        {/* Keyed, so that switching never reuses the topic's input (and its maxlength) for "To". */}
         {draft.mode === 'stream' ? (
-          <>
+          <Fragment key="stream">
             <label for="compose-stream">Stream</label>
             <select id="compose-stream" value={String(draft.streamId ?? '')} onChange={(e) => update({ streamId: Number(e.currentTarget.value) })}>
                 {streams.map((s) => (
@@ -65,12 +67,12 @@ export function Compose({ m }: { m: Model }) {
             </select>
             <label for="compose-topic">Topic</label>
             <input id="compose-topic" value={draft.topic} onInput={(e) => update({ topic: e.currentTarget.value })} maxLength={60} />
-          </>
+          </Fragment>
         ) : (
-          <>
+          <Fragment key="dm">
             <label for="compose-to">To</label>
             <input id="compose-to" value={draft.to} placeholder="Emails or names, separated by commas" onInput={(e) => update({ to: e.currentTarget.value })} />
-          </>
+          </Fragment>
         )}
       </div>
       <label for="compose-message" class="message-label">
