@@ -1,11 +1,11 @@
 // The page: the sidebar of views, streams and topics (nav), the message feed under recipient bars
 // and the compose box (main).
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Message } from './api.js';
 import { Compose } from './compose.js';
 import { type Model, topicKey, unreadCounts } from './model.js';
 import { type Narrow, narrowToHash, sameNarrow } from './narrow.js';
-import { go, markShownRead, model, narrow, status, streamName, topics, visibleMessages } from './store.js';
+import { go, markSeenSoon, model, narrow, onScreen, status, streamName, topics, visibleMessages } from './store.js';
 
 function Count({ n }: { n: number | undefined }) {
   return n ? <span class="count" aria-label={`${n} unread`}>{n}</span> : null;
@@ -109,10 +109,27 @@ function MessageView({ msg, unread }: { msg: Message; unread: boolean }) {
 
 function Feed({ m }: { m: Model }) {
   const shown = visibleMessages();
+  const feed = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    markShownRead(shown);
-    document.querySelector('.feed')?.scrollTo({ top: 1e9 });
+    feed.current?.scrollTo({ top: 1e9 });
   }, [shown.length, narrow.value]);
+  // Which messages are inside the feed's viewport, for marking them read once seen.
+  useEffect(() => {
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const id = Number((entry.target as HTMLElement).dataset.id);
+          if (entry.isIntersecting) onScreen.add(id);
+          else onScreen.delete(id);
+        }
+        markSeenSoon();
+      },
+      { root: feed.current },
+    );
+    onScreen.clear();
+    feed.current?.querySelectorAll('article').forEach((el) => observer.observe(el));
+    return () => observer.disconnect();
+  });
   const groups: Message[][] = [];
   for (const msg of shown) {
     const last = groups[groups.length - 1];
@@ -120,7 +137,7 @@ function Feed({ m }: { m: Model }) {
     else groups.push([msg]);
   }
   return (
-    <div class="feed" aria-live="polite">
+    <div class="feed" ref={feed} aria-live="polite">
       {groups.length === 0 && <p class="empty">No messages here yet.</p>}
       {groups.map((g) => (
         <section key={g[0]!.id} class="group">

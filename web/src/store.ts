@@ -44,15 +44,22 @@ function setNarrow(target: Narrow): void {
   void loadNarrow(target).catch((e: Error) => (status.value = e.message));
 }
 
-/** Messages on screen that are unread become read; the server's event confirms it. */
-export function markShownRead(shown: Message[]): void {
-  const m = model.value;
-  if (!m || document.visibilityState !== 'visible') return;
-  const ids = shown.filter((msg) => m.unread.has(msg.id)).map((msg) => msg.id);
-  if (ids.length === 0) return;
-  for (const id of ids) m.unread.delete(id);
-  publish(m);
-  void api.markRead(ids).catch((e: Error) => (status.value = e.message));
+/** Ids of the messages now inside the feed's viewport (kept by the feed's IntersectionObserver). */
+export const onScreen = new Set<number>();
+let readTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Unread messages a person can see (on screen, tab visible) become read; the server's event confirms it. */
+export function markSeenSoon(): void {
+  clearTimeout(readTimer);
+  readTimer = setTimeout(() => {
+    const m = model.value;
+    if (!m || document.visibilityState !== 'visible') return;
+    const ids = [...onScreen].filter((id) => m.unread.has(id)).sort((a, b) => a - b);
+    if (ids.length === 0) return;
+    for (const id of ids) m.unread.delete(id);
+    publish(m);
+    void api.markRead(ids).catch((e: Error) => (status.value = e.message));
+  }, 150);
 }
 
 export function visibleMessages(): Message[] {
@@ -61,7 +68,7 @@ export function visibleMessages(): Message[] {
 
 export function start(): void {
   addEventListener('hashchange', () => setNarrow(hashToNarrow(location.hash)));
-  addEventListener('visibilitychange', () => markShownRead(visibleMessages()));
+  addEventListener('visibilitychange', markSeenSoon);
   void runEventLoop(
     {
       register: () =>
