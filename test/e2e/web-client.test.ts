@@ -158,4 +158,22 @@ describe('the web client in Chromium', () => {
     await mark.getByRole('article').filter({ hasText: 'Just between us' }).waitFor();
     assert.equal(await mark.getByRole('article').filter({ hasText: 'Tacos at noon?' }).count(), 0);
   });
+
+  check("follows the user's colour scheme setting live, light or dark", async () => {
+    const mark = pages.get('mark')!;
+    const theme = () => mark.evaluate(() => document.documentElement.dataset.theme);
+    assert.equal(await theme(), 'auto');
+    const setScheme = (scheme: number) =>
+      mark.evaluate(async (value) => {
+        const csrf = /csrftoken=([^;]*)/.exec(document.cookie)![1]!;
+        const res = await fetch('/json/settings', { method: 'PATCH', headers: { 'X-CSRFToken': csrf, 'Content-Type': 'application/x-www-form-urlencoded' }, body: `color_scheme=${value}` });
+        return res.status;
+      }, scheme);
+    assert.equal(await setScheme(2), 200);
+    await waitUntil(async () => (await theme()) === 'dark');
+    const background = await mark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(30, 33, 39)');
+    assert.equal(await setScheme(3), 200);
+    await waitUntil(async () => (await theme()) === 'light');
+  });
 });
