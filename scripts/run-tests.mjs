@@ -1,4 +1,4 @@
-// Runs every *.test.ts under src/, test/ and bench/ with node's test runner through tsx, in a few
+// Runs every *.test.ts under src/, test/, bench/ and web/ with node's test runner through tsx, in a few
 // processes side by side (TEST_SHARDS, default 2), each running its share of the files one after
 // another. Arguments filter the files by path.
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ function find(dir, out = []) {
 }
 
 const filter = process.argv.slice(2);
-let files = [...find('src'), ...find('test'), ...find('bench')].sort();
+let files = [...find('src'), ...find('test'), ...find('bench'), ...find('web')].sort();
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 const shardCount = Math.max(1, Math.min(Number(process.env.TEST_SHARDS ?? 2), files.length));
 

@@ -14,6 +14,7 @@ import { registerLoginPages } from './http/login-pages.js';
 import { registerUploadRoutes } from './http/serve-uploads.js';
 import { receivePart, uploadLimitBytes } from './http/upload-receive.js';
 import { EMOJI_DATA_PATH } from './lib/emoji.js';
+import { registerWebClient } from './http/web-client.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
 import { routes } from './routes.js';
 import type { Services } from './services.js';
@@ -104,5 +105,6 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     }
   }
   registerLoginPages(app, services);
+  registerWebClient(app, services);
   return app;
 }

@@ -140,7 +140,10 @@ describe('the npm scripts', () => {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
 
   it('build on install, start the built server without compiling, and compile for dev only on change', () => {
-    assert.equal(scripts.prepare, 'node scripts/build.mjs');
+    // The server's build, then the web client's (scripts/build-web.mjs, Vite into dist/web).
+    assert.equal(scripts.prepare, 'node scripts/build.mjs && npm run build:web');
+    assert.equal(scripts.build, 'node scripts/build.mjs && npm run build:web');
+    assert.equal(scripts['build:web'], 'node scripts/build-web.mjs');
     assert.equal(scripts.start, 'node --max-semi-space-size=64 dist/confab.js serve');
     assert.equal(scripts.dev, 'node scripts/build.mjs --if-changed && node --max-semi-space-size=64 dist/confab.js serve --dev');
   });

@@ -1,0 +1,192 @@
+// The web client in headless Chromium (Debian's chromium, driven by playwright-core) against a real
+// Confab: two people log in through the login page in two browser contexts; one writes in a stream,
+// the other sees it arrive live, narrows to its topic through the recipient bar and replies, and the
+// first sees the reply. A failing test leaves a screenshot of each page under test-output/.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
+const WAIT_MS = 15_000;
+
+describe('the web client in Chromium', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'confab-web-'));
+  let server: RunningServer;
+  let browser: Browser;
+  const pages = new Map<string, Page>();
+
+  before(async () => {
+    // The client under test is the one in this checkout, built now (a few seconds).
+    const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    const original = console.log;
+    console.log = () => undefined;
+    try {
+      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
+      server = await startServer(config);
+    } finally {
+      console.log = original;
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  });
+
+  /** A test whose failure leaves a screenshot of every open page. */
+  function check(name: string, body: () => Promise<void>) {
+    it(name, async () => {
+      try {
+        await body();
+      } catch (error) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        for (const [who, page] of pages) {
+          await page.screenshot({ path: join(SCREENSHOTS, `${name.replace(/\W+/g, '-').slice(0, 60)}-${who}.png`) }).catch(() => undefined);
+        }
+        throw error;
+      }
+    });
+  }
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+    const end = Date.now() + WAIT_MS;
+    while (!(await condition())) {
+      if (Date.now() > end) throw new Error('timed out waiting');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** A value read again until two reads half a second apart agree. */
+  async function steady(read: () => Promise<number>): Promise<number> {
+    let last = await read();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = await read();
+      if (now === last) return now;
+      last = now;
+    }
+  }
+
+  async function logIn(who: string, email: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 750 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    pages.set(who, page);
+    await page.goto(`${server.url}/`);
+    assert.match(page.url(), /\/login\/$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: /All messages/ }).waitFor();
+    return page;
+  }
+
+  check('redirects a browser without a session to the login page, and serves the page after login', async () => {
+    const res = await fetch(`${server.url}/`, { redirect: 'manual' });
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), '/login/');
+    const mark = await logIn('mark', 'mark@confab.test');
+    assert.equal(new URL(mark.url()).pathname, '/');
+    assert.match(await mark.title(), /^(\(\d+\) )?Confab Dev · Confab$/);
+    // The seeded conversation is on the home view, each message named by its sender.
+    await mark.getByRole('main').getByRole('article', { name: /Olivia Owner/ }).first().waitFor();
+  });
+
+  check('shows a stream message live to another person, who narrows to its topic and replies', async () => {
+    const mark = pages.get('mark') ?? (await logIn('mark', 'mark@confab.test'));
+    const mona = await logIn('mona', 'mona@confab.test');
+
+    await mark.getByRole('navigation').getByRole('link', { name: /# general/ }).click();
+    assert.match(new URL(mark.url()).hash, /^#narrow\/stream\/\d+-general$/);
+    await mark.getByLabel('Topic', { exact: true }).fill('lunch plans');
+    await mark.getByLabel('Message', { exact: true }).fill('Tacos at noon?');
+    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByRole('article', { name: /Mark Member/ }).filter({ hasText: 'Tacos at noon?' }).waitFor();
+    await waitUntil(async () => (await mark.getByLabel('Message', { exact: true }).inputValue()) === '');
+
+    // Mona never reloads: the message reaches her through the event queue.
+    const arrived = mona.getByRole('main').getByRole('article', { name: /Mark Member/ }).filter({ hasText: 'Tacos at noon?' });
+    await arrived.waitFor();
+    await mona.getByRole('main').getByRole('link', { name: 'lunch plans' }).click();
+    // The narrow and the compose box follow the click once the view has rendered again.
+    await waitUntil(async () => /^#narrow\/stream\/\d+-general\/topic\/lunch.20plans$/.test(new URL(mona.url()).hash));
+    await waitUntil(async () => (await mona.getByLabel('Topic', { exact: true }).inputValue()) === 'lunch plans');
+    // The topic shows in the sidebar under its open stream.
+    await mona.getByRole('navigation').getByRole('link', { name: /lunch plans/ }).waitFor();
+    await mona.getByLabel('Message', { exact: true }).fill('Yes, see you there');
+    await mona.getByRole('button', { name: 'Send' }).click();
+
+    await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Yes, see you there' }).waitFor();
+    const bars = await mark.getByRole('main').getByRole('heading', { level: 2 }).allTextContents();
+    assert.ok(bars.some((t) => t.includes('general') && t.includes('lunch plans')), bars.join(' | '));
+  });
+
+  check('counts a new message as unread in the sidebar until it is on screen', async () => {
+    const mona = pages.get('mona')!;
+    const mark = pages.get('mark')!;
+    const general = mona.getByRole('navigation').getByRole('link', { name: /# general/ });
+    const unreadIn = async () => Number((await general.locator('.count').textContent({ timeout: 50 }).catch(() => '0')) ?? 0);
+    // Mona looks elsewhere (a view where the new message is not shown) while Mark writes.
+    await mona.getByRole('navigation').getByRole('link', { name: /Starred/ }).click();
+    // Messages read in the view just left may still be reaching the server: wait for a steady count.
+    const before = await steady(unreadIn);
+    await mark.getByLabel('Message', { exact: true }).fill('Bring napkins');
+    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    await waitUntil(async () => (await unreadIn()) === before + 1);
+    await general.click();
+    const napkins = mona.getByRole('article').filter({ hasText: 'Bring napkins' });
+    await napkins.waitFor();
+    // Seen at the bottom of the feed, it is read, here and on the server.
+    await waitUntil(async () => (await napkins.getAttribute('class')) === 'message' && (await unreadIn()) < before + 1);
+    const id = Number(await napkins.getAttribute('data-id'));
+    const flags = await mona.evaluate(async (messageId) => ((await (await fetch(`/json/messages/${messageId}`)).json()) as { message: { flags: string[] } }).message.flags, id);
+    assert.ok(flags.includes('read'), flags.join());
+  });
+
+  check('sends a direct message from a stream view, which arrives live under its own recipient bar', async () => {
+    const mona = pages.get('mona')!;
+    const mark = pages.get('mark')!;
+    await mark.getByRole('navigation').getByRole('link', { name: /All messages/ }).click();
+    // Mona is in a stream view: switching the compose box to a direct message asks for "To".
+    await mona.getByRole('button', { name: 'Direct message instead' }).click();
+    await mona.getByLabel('To', { exact: true }).fill('mark@confab.test');
+    await mona.getByLabel('Message', { exact: true }).fill('Just between us');
+    await mona.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Just between us' }).waitFor();
+    const bar = mark.getByRole('main').getByRole('heading', { level: 2 }).last();
+    assert.equal(await bar.textContent(), 'Direct messages with Mark Member, Mona Member');
+    await mark.getByRole('navigation').getByRole('link', { name: /Direct messages/ }).click();
+    await waitUntil(async () => new URL(mark.url()).hash === '#narrow/is/dm');
+    await waitUntil(async () => (await mark.getByRole('article').filter({ hasText: 'Tacos at noon?' }).count()) === 0);
+    await mark.getByRole('article').filter({ hasText: 'Just between us' }).waitFor();
+  });
+
+  check("follows the user's colour scheme setting live, light or dark", async () => {
+    const mark = pages.get('mark')!;
+    const theme = () => mark.evaluate(() => document.documentElement.dataset.theme);
+    assert.equal(await theme(), 'auto');
+    const setScheme = (scheme: number) =>
+      mark.evaluate(async (value) => {
+        const csrf = /csrftoken=([^;]*)/.exec(document.cookie)![1]!;
+        const res = await fetch('/json/settings', { method: 'PATCH', headers: { 'X-CSRFToken': csrf, 'Content-Type': 'application/x-www-form-urlencoded' }, body: `color_scheme=${value}` });
+        return res.status;
+      }, scheme);
+    assert.equal(await setScheme(2), 200);
+    await waitUntil(async () => (await theme()) === 'dark');
+    const background = await mark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(30, 33, 39)');
+    assert.equal(await setScheme(3), 200);
+    await waitUntil(async () => (await theme()) === 'light');
+  });
+});

@@ -1,0 +1,106 @@
+// The one module that speaks to Confab: the same endpoints as every client, under /json/...,
+// authenticated by the session cookie, with the CSRF token (the csrftoken cookie) on every change.
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export type Params = Record<string, string | number | boolean | unknown[] | object>;
+
+/** Zulip's form encoding: strings as they are, everything else as JSON. */
+export function encodeParams(params: Params): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) body.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+  return body;
+}
+
+export function csrfToken(cookie: string): string {
+  for (const part of cookie.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === 'csrftoken') return decodeURIComponent(rest.join('='));
+  }
+  return '';
+}
+
+export interface ApiOptions {
+  fetch?: typeof fetch;
+  cookie?: () => string;
+  base?: string;
+}
+
+export function createApi(options: ApiOptions = {}) {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const cookie = options.cookie ?? (() => document.cookie);
+  const base = options.base ?? '/json';
+
+  async function call<T = Record<string, unknown>>(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+    const encoded = encodeParams(params);
+    const get = method === 'GET';
+    const url = `${base}${path}${get && [...encoded].length > 0 ? `?${encoded}` : ''}`;
+    const headers: Record<string, string> = {};
+    if (!get) {
+      headers['X-CSRFToken'] = csrfToken(cookie());
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    }
+    const res = await doFetch(url, { method, headers, body: get ? undefined : encoded, credentials: 'same-origin', signal });
+    let data: Record<string, unknown>;
+    try {
+      data = (await res.json()) as Record<string, unknown>;
+    } catch {
+      throw new ApiError(`HTTP ${res.status}`, 'NETWORK', res.status);
+    }
+    if (!res.ok || data.result !== 'success') {
+      throw new ApiError(String(data.msg ?? `HTTP ${res.status}`), String(data.code ?? 'BAD_REQUEST'), res.status);
+    }
+    return data as T;
+  }
+
+  return {
+    call,
+    register: (params: Params) => call('POST', '/register', params),
+    getEvents: (queueId: string, lastEventId: number, signal?: AbortSignal) =>
+      call<{ events: ZEvent[] }>('GET', '/events', { queue_id: queueId, last_event_id: lastEventId }, signal).then((r) => r.events),
+    getMessages: (narrow: unknown[], anchor: string | number, before: number, after: number) =>
+      call<{ messages: Message[]; found_newest: boolean; found_oldest: boolean }>('GET', '/messages', {
+        anchor: String(anchor),
+        num_before: before,
+        num_after: after,
+        narrow,
+        apply_markdown: true,
+        client_gravatar: false,
+      }),
+    getTopics: (streamId: number) => call<{ topics: { name: string; max_id: number }[] }>('GET', `/users/me/${streamId}/topics`),
+    sendMessage: (params: Params) => call<{ id: number }>('POST', '/messages', params),
+    markRead: (ids: number[]) => call('POST', '/messages/flags', { messages: ids, op: 'add', flag: 'read' }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/** A message as GET /messages and message events carry it (the fields the client reads). */
+export interface Message {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  content: string;
+  timestamp: number;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | { id: number; email: string; full_name: string }[];
+  flags: string[];
+  last_edit_timestamp?: number;
+}
+
+export interface ZEvent {
+  id: number;
+  type: string;
+  [key: string]: unknown;
+}

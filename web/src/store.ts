@@ -1,0 +1,98 @@
+// The running client's state as signals: the model (re-published after each change), the open
+// narrow (kept in the URL's hash), and the actions the UI calls.
+import { signal } from '@preact/signals';
+import { createApi, type Message } from './api.js';
+import { runEventLoop } from './event-loop.js';
+import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
+import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+
+export const api = createApi();
+export const model = signal<Model | null>(null);
+export const narrow = signal<Narrow>(hashToNarrow(location.hash));
+export const topics = signal<{ streamId: number; names: string[] } | null>(null);
+export const status = signal<string>('');
+
+/** Mutations happen in place; a new object tells the views to look again. */
+function publish(m: Model): void {
+  model.value = { ...m };
+}
+
+async function loadNarrow(target: Narrow): Promise<void> {
+  const m = model.value;
+  if (!m) return;
+  const { messages } = await api.getMessages(narrowTerms(target), 'newest', 100, 0);
+  addMessages(m, messages);
+  publish(m);
+  if (target.kind === 'stream') {
+    const { topics: list } = await api.getTopics(target.streamId);
+    topics.value = { streamId: target.streamId, names: list.map((t) => t.name) };
+  }
+}
+
+export function streamName(id: number): string {
+  return model.value?.streams.get(id)?.name ?? String(id);
+}
+
+export function go(target: Narrow): void {
+  const hash = narrowToHash(target, streamName);
+  if (location.hash !== hash) location.hash = hash;
+  else setNarrow(target);
+}
+
+function setNarrow(target: Narrow): void {
+  if (!sameNarrow(target, narrow.value)) narrow.value = target;
+  void loadNarrow(target).catch((e: Error) => (status.value = e.message));
+}
+
+/** Ids of the messages now inside the feed's viewport (kept by the feed's IntersectionObserver). */
+export const onScreen = new Set<number>();
+let readTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Unread messages a person can see (on screen, tab visible) become read; the server's event confirms it. */
+export function markSeenSoon(): void {
+  clearTimeout(readTimer);
+  readTimer = setTimeout(() => {
+    const m = model.value;
+    if (!m || document.visibilityState !== 'visible') return;
+    const ids = [...onScreen].filter((id) => m.unread.has(id)).sort((a, b) => a - b);
+    if (ids.length === 0) return;
+    for (const id of ids) m.unread.delete(id);
+    publish(m);
+    void api.markRead(ids).catch((e: Error) => (status.value = e.message));
+  }, 150);
+}
+
+export function visibleMessages(): Message[] {
+  return model.value ? messagesIn(model.value, narrow.value) : [];
+}
+
+export function start(): void {
+  addEventListener('hashchange', () => setNarrow(hashToNarrow(location.hash)));
+  addEventListener('visibilitychange', markSeenSoon);
+  void runEventLoop(
+    {
+      register: () =>
+        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true }) as never,
+      getEvents: (queueId, lastEventId) => api.getEvents(queueId, lastEventId),
+    },
+    {
+      onRegister(state) {
+        const m = fromRegister(state);
+        // Messages already loaded stay; a new queue means events may have been missed, so reload.
+        model.value = m;
+        status.value = '';
+        setNarrow(narrow.value);
+      },
+      onEvents(events) {
+        const m = model.value;
+        if (!m) return;
+        for (const event of events) applyEvent(m, event);
+        publish(m);
+        status.value = '';
+      },
+      onError(error, failures) {
+        status.value = `Connection trouble (${(error as Error).message}); retrying${failures > 1 ? ` (${failures})` : ''}…`;
+      },
+    },
+  );
+}
