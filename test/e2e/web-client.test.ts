@@ -4,22 +4,19 @@
 // first sees the reply. A failing test leaves a screenshot of each page under test-output/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { startTestServer, type TestServer } from '../support/running-server.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
 const WAIT_MS = 15_000;
 
 describe('the web client in Chromium', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'confab-web-'));
-  let server: RunningServer;
+  let server: TestServer;
   let browser: Browser;
   const pages = new Map<string, Page>();
 
@@ -27,14 +24,7 @@ describe('the web client in Chromium', () => {
     // The client under test is the one in this checkout, built now (a few seconds).
     const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
-    const original = console.log;
-    console.log = () => undefined;
-    try {
-      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
-      server = await startServer(config);
-    } finally {
-      console.log = original;
-    }
+    server = await startTestServer('web');
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   });
 
@@ -56,7 +46,6 @@ describe('the web client in Chromium', () => {
   after(async () => {
     await browser?.close();
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function waitUntil(condition: () => Promise<boolean>): Promise<void> {

@@ -3,14 +3,10 @@
 // a profile field, schedule a message, list a stream's topics.
 // zulip-js posts multipart forms, whose values must be strings, so booleans go as 'true'/'false'.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zulip, { type Client } from 'zulip-js';
-import { loadConfig } from '../../src/config.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { startTestServer, type TestServer } from '../support/running-server.js';
 
 /** The keys the terminal and mobile clients read from register before they draw anything. */
 const START_UP_KEYS = [
@@ -22,8 +18,7 @@ const START_UP_KEYS = [
 ];
 
 describe('zulip-js: an everyday session', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'confab-e2e-everyday-'));
-  let server: RunningServer;
+  let server: TestServer;
   let mark: Client;
   let mona: Client;
   let olivia: Client;
@@ -31,14 +26,7 @@ describe('zulip-js: an everyday session', () => {
   let monaId: number;
 
   before(async () => {
-    const original = console.log;
-    console.log = () => undefined;
-    try {
-      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
-      server = await startServer({ ...config, heartbeatMinSeconds: 1, heartbeatMaxSeconds: 1 });
-    } finally {
-      console.log = original;
-    }
+    server = await startTestServer('e2e-everyday', { fastHeartbeats: true });
     mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
     mona = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
     olivia = await zulip({ realm: server.url, username: 'olivia@confab.test', password: DEV_PASSWORD });
@@ -46,10 +34,7 @@ describe('zulip-js: an everyday session', () => {
     monaId = (await mona.users.me.getProfile()).user_id;
   });
 
-  after(async () => {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => server.stop());
 
   it('registers with every state area, as the terminal and mobile clients do', async () => {
     const state = await mona.queues.register({ apply_markdown: 'true', client_gravatar: 'true', slim_presence: 'true' });

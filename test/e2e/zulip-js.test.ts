@@ -1,40 +1,27 @@
 // A bot author's session with the real zulip-js client against a real server on a free port:
 // every call goes through zulip-js unmodified (multipart bodies, query strings as it builds them).
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import zulip, { type Client } from 'zulip-js';
-import { loadConfig } from '../../src/config.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { startTestServer, type TestServer } from '../support/running-server.js';
 
 describe('zulip-js against a running Confab', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'confab-e2e-'));
-  let server: RunningServer;
+  let server: TestServer;
   let mark: Client;
   let mona: Client;
 
   before(async () => {
-    const original = console.log;
-    console.log = () => undefined;
-    try {
-      const config = loadConfig({ port: '0', 'data-dir': dataDir, dev: true, 'log-level': 'fatal' }, {});
-      server = await startServer({ ...config, heartbeatMinSeconds: 1, heartbeatMaxSeconds: 1 });
-    } finally {
-      console.log = original;
-    }
+    server = await startTestServer('e2e', { fastHeartbeats: true });
     // One client logs in with a password (POST /fetch_api_key, multipart), the other with a key.
     mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
     const monaKey = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
     mona = await zulip({ realm: server.url, username: 'mona@confab.test', apiKey: monaKey.config.apiKey });
   });
 
-  after(async () => {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => server.stop());
 
   it('reads the server settings and the users', async () => {
     const settings = await mark.server.settings();
@@ -100,7 +87,7 @@ describe('zulip-js against a running Confab', () => {
   });
 
   it('uploads a file that another user downloads, with credentials and through a temporary URL', async () => {
-    const path = join(dataDir, 'report.txt');
+    const path = join(server.dataDir, 'report.txt');
     writeFileSync(path, 'quarterly numbers');
     const uploaded = await mark.callEndpoint('/user_uploads', 'POST', { file: createReadStream(path) });
     assert.equal(uploaded.result, 'success', JSON.stringify(uploaded));
