@@ -136,6 +136,29 @@ describe('bundling the compiled server into dist/confab.js', () => {
   });
 });
 
+describe('building the web client only when it changed', () => {
+  const root = mkdtempSync(join(tmpdir(), 'confab-web-build-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  const past = (seconds: number) => new Date(Date.now() - seconds * 1000);
+
+  it('needs a build without one, not after one, and again once a file under web/ is newer', async () => {
+    const { needsWebBuild } = (await import(join(ROOT, 'scripts', 'build-web.mjs'))) as { needsWebBuild(root: string): boolean };
+    mkdirSync(join(root, 'web', 'src'), { recursive: true });
+    writeFileSync(join(root, 'web', 'src', 'app.tsx'), '');
+    utimesSync(join(root, 'web', 'src', 'app.tsx'), past(60), past(60));
+    utimesSync(join(root, 'web', 'src'), past(60), past(60));
+    utimesSync(join(root, 'web'), past(60), past(60));
+    assert.equal(needsWebBuild(root), true, 'no build yet');
+    mkdirSync(join(root, 'dist', 'web'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'web', 'index.html'), '');
+    writeFileSync(join(root, 'dist', 'web', '.build-stamp'), '');
+    utimesSync(join(root, 'dist', 'web', '.build-stamp'), past(30), past(30));
+    assert.equal(needsWebBuild(root), false, 'built after the last change');
+    writeFileSync(join(root, 'web', 'src', 'app.tsx'), 'changed');
+    assert.equal(needsWebBuild(root), true, 'a source changed since');
+  });
+});
+
 describe('the npm scripts', () => {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
 
@@ -145,7 +168,10 @@ describe('the npm scripts', () => {
     assert.equal(scripts.build, 'node scripts/build.mjs && npm run build:web');
     assert.equal(scripts['build:web'], 'node scripts/build-web.mjs');
     assert.equal(scripts.start, 'node --max-semi-space-size=64 dist/confab.js serve');
-    assert.equal(scripts.dev, 'node scripts/build.mjs --if-changed && node --max-semi-space-size=64 dist/confab.js serve --dev');
+    assert.equal(
+      scripts.dev,
+      'node scripts/build.mjs --if-changed && node scripts/build-web.mjs --if-changed && node --max-semi-space-size=64 dist/confab.js serve --dev',
+    );
   });
 
   it('keep the build output and the compiler state out of git', () => {
