@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Message } from './api.js';
 import { Compose } from './compose.js';
+import { showEmoji } from './emoji.js';
 import { type Model, topicKey, unreadCounts } from './model.js';
 import { type Narrow, narrowToHash, sameNarrow } from './narrow.js';
 import { go, markSeenSoon, model, narrow, onScreen, status, streamName, topics, visibleMessages } from './store.js';
@@ -94,6 +95,10 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute:
 
 function MessageView({ msg, unread }: { msg: Message; unread: boolean }) {
   const time = new Date(msg.timestamp * 1000);
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (content.current) showEmoji(content.current);
+  }, [msg.content]);
   return (
     <article aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`} class={unread ? 'message unread' : 'message'} data-id={msg.id}>
       <header>
@@ -102,7 +107,7 @@ function MessageView({ msg, unread }: { msg: Message; unread: boolean }) {
         {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
       </header>
       {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
-      <div class="content" dangerouslySetInnerHTML={{ __html: msg.content }} />
+      <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
     </article>
   );
 }
