@@ -2,39 +2,26 @@
 // (scripts/build.mjs): index.html plus content-hashed assets that src/http/web-client.ts serves.
 // With --if-changed it does nothing when nothing under web/ changed since the last successful
 // build (dist/web/.build-stamp, dated when that build began), so `npm run dev` starts at once.
-import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime, writeStamp } from './build.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-
-/** Latest modification under web/ (a deletion dates its folder), node_modules and tests aside. */
-function newestWebInput(root) {
-  let newest = 0;
-  const visit = (path) => {
-    const stat = statSync(path);
-    newest = Math.max(newest, stat.mtimeMs);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) if (name !== 'node_modules') visit(join(path, name));
-  };
-  visit(join(root, 'web'));
-  return newest;
-}
 
 /** Whether dist/web may be out of date: no successful build yet, or a file under web/ changed since it began. */
 export function needsWebBuild(root) {
   const stamp = join(root, 'dist', 'web', '.build-stamp');
   if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'web', 'index.html'))) return true;
-  return newestWebInput(root) > statSync(stamp).mtimeMs;
+  // node_modules aside.
+  return newestMtime(join(root, 'web'), ['node_modules']) > statSync(stamp).mtimeMs;
 }
 
 export async function buildWeb(root = ROOT) {
   const started = new Date();
   const { build } = await import('vite');
   await build({ configFile: join(root, 'web', 'vite.config.ts') });
-  const stamp = join(root, 'dist', 'web', '.build-stamp');
-  mkdirSync(dirname(stamp), { recursive: true });
-  writeFileSync(stamp, `${started.toISOString()}\n`);
-  utimesSync(stamp, started, started);
+  writeStamp(join(root, 'dist', 'web', '.build-stamp'), started);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

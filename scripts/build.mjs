@@ -11,17 +11,26 @@ import { bundle } from './bundle.mjs';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Latest modification of the inputs: every file and folder under src/ (a deletion dates its folder) and the configs. */
-export function newestInput(root) {
-  let newest = 0;
-  const visit = (path) => {
-    const stat = statSync(path);
-    newest = Math.max(newest, stat.mtimeMs);
-    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-  };
-  visit(join(root, 'src'));
-  for (const name of ['tsconfig.json', 'tsconfig.build.json', 'package.json']) visit(join(root, name));
+/** Latest modification of a file or folder and everything under it (a deletion dates its folder), skipping the names given. */
+export function newestMtime(path, skip = []) {
+  const stat = statSync(path);
+  let newest = stat.mtimeMs;
+  if (stat.isDirectory()) {
+    for (const name of readdirSync(path)) if (!skip.includes(name)) newest = Math.max(newest, newestMtime(join(path, name), skip));
+  }
   return newest;
+}
+
+/** Latest modification of the inputs: every file and folder under src/ and the configs. */
+export function newestInput(root) {
+  return Math.max(...['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((name) => newestMtime(join(root, name))));
+}
+
+/** Leaves a build's stamp, dated to when the build began, so edits made meanwhile count as changes. */
+export function writeStamp(stamp, started) {
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, `${started.toISOString()}\n`);
+  utimesSync(stamp, started, started);
 }
 
 /** Whether dist/ may be out of date: no successful build yet, or an input changed since it began. */
@@ -40,9 +49,7 @@ export async function build(root) {
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) return result.status ?? 1;
   await bundle(root);
-  mkdirSync(dirname(stamp), { recursive: true });
-  writeFileSync(stamp, `${started.toISOString()}\n`);
-  utimesSync(stamp, started, started);
+  writeStamp(stamp, started);
   return 0;
 }
 

@@ -3,7 +3,7 @@
 // rows (or what a write changed) or with the error and its SQLite code.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqliteStatement } from 'kysely';
-import { type ConnectionRole, openSqliteDatabase, withStatementCache } from './sqlite.js';
+import { type ConnectionRole, openSqliteConnection } from './sqlite.js';
 import type { ThreadReply, ThreadRequest } from './sqlite-protocol.js';
 
 const { path, role } = workerData as { path: string; role: ConnectionRole };
@@ -26,7 +26,7 @@ function run(statement: SqliteStatement, parameters: readonly unknown[]): Omit<T
 
 let connection;
 try {
-  connection = withStatementCache(openSqliteDatabase(path, role), role);
+  connection = openSqliteConnection(path, role);
 } catch (error) {
   // Every request is answered with the failure to open (a missing folder, a file that is no database).
   const failure = describe(error);

@@ -39,7 +39,7 @@ function fileBytes(path: string): number {
   }
 }
 
-export function openSqliteDatabase(path: string, role: ConnectionRole = 'writer'): SQLite.Database {
+function openSqliteDatabase(path: string, role: ConnectionRole = 'writer'): SQLite.Database {
   const size = fileBytes(path);
   // A peek connection opens after the writer has made the file; readers never write.
   const database = new SQLite(path, role === 'writer' ? {} : { readonly: true });
@@ -64,7 +64,7 @@ export function openSqliteDatabase(path: string, role: ConnectionRole = 'writer'
 }
 
 /** The connection behind Kysely's interface, with an LRU cache of prepared statements. */
-export function withStatementCache(database: SQLite.Database, role: ConnectionRole = 'writer'): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, role: ConnectionRole = 'writer'): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     prepare(sql: string): SqliteStatement {

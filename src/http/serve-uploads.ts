@@ -11,9 +11,9 @@ import { ApiError, NotFoundError } from '../errors.js';
 import { contentDisposition, isInlineType, parseRange } from '../lib/uploads.js';
 import { attachmentById, attachmentByPath, canReadAttachment } from '../queries/attachments.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
-import { authenticateSession, hasSessionCookie } from './session-auth.js';
+import { hasSessionCookie } from './session-auth.js';
 import { rateLimiterFor } from './rate-limit.js';
+import { authenticateFileRequest } from './upload-receive.js';
 
 /** How long a temporary URL works (the reference's 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;
@@ -59,13 +59,8 @@ async function attachmentForToken(services: Services, token: string): Promise<At
  * session cookie (images in messages load with the cookie alone).
  */
 async function fileRequestUser(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
-  const limiter = rateLimiterFor(services);
-  const { user } =
-    req.headers.authorization === undefined && hasSessionCookie(req)
-      ? await authenticateSession(services, req)
-      : await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host));
-  reply.headers(await limiter.user(user.id, 'api'));
-  return user;
+  const bySession = req.headers.authorization === undefined && hasSessionCookie(req);
+  return (await authenticateFileRequest(services, req, reply, bySession)).user;
 }
 
 /** The attachment at a realm-relative path that the user may read; 404 or 403 otherwise. */

@@ -44,3 +44,8 @@ export class DiskStorage implements FileStorage {
     await rm(this.pathOf(key), { force: true });
   }
 }
+
+/** The default storage: local disk under <data-dir>/uploads. */
+export function diskStorageIn(dataDir: string): DiskStorage {
+  return new DiskStorage(join(dataDir, 'uploads'));
+}

@@ -1,9 +1,8 @@
 // The running server's file storage: the one Services was given, else one opened from the
 // configuration on first use (disk needs no setup; S3 loads its client lazily).
 import type { Services } from '../../services.js';
-import { DiskStorage } from './disk.js';
+import { diskStorageIn } from './disk.js';
 import type { FileStorage } from './types.js';
-import { join } from 'node:path';
 
 const opened = new WeakMap<Services, FileStorage>();
 
@@ -12,7 +11,7 @@ export function storageOf(services: Services): FileStorage {
   let storage = opened.get(services);
   if (!storage) {
     if (services.config.storageUrl) throw new Error('S3 storage is opened when the server starts (openStorage)');
-    storage = new DiskStorage(join(services.config.dataDir, 'uploads'));
+    storage = diskStorageIn(services.config.dataDir);
     opened.set(services, storage);
   }
   return storage;
