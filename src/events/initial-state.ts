@@ -1,10 +1,11 @@
 // The state POST /register returns: one read per requested area, keyed by the event type
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
-import { presencesOfRealm } from '../queries/presence-state.js';
+import { presenceResponse } from '../queries/presence-state.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { realmEmojiOf } from '../queries/realm-emoji.js';
-import { systemGroupIds } from '../queries/user-groups.js';
+import { listUserGroups, systemGroupIds } from '../queries/user-groups.js';
+import { realmUserStatuses } from '../queries/user-status.js';
 import { maxMessageIdForUser } from '../queries/users.js';
 import { realmBotsState } from './state/bots.js';
 import { recentPrivateConversationsState, starredState, unreadState } from './state/messages.js';
@@ -16,9 +17,7 @@ import { realmState, type UploadLimits } from './state/realm.js';
 import { legacySettingsState, realmUserSettingsDefaultsState, userSettingsState } from './state/settings.js';
 import { defaultStreamsState } from './state/default-streams.js';
 import { loadUserStreams, streamState, subscriptionState } from './state/streams.js';
-import { realmUserGroupsState } from './state/user-groups.js';
 import { realmUserState } from './state/users.js';
-import { userStatusState } from './state/user-status.js';
 import type { ClientCapabilities } from './types.js';
 
 export interface StateOptions {
@@ -92,14 +91,12 @@ export async function fetchInitialState(
   if (want('realm_filters')) parts.push({ realm_filters: [] });
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
 
-  if (want('realm_user_groups')) area('realm_user_groups', realmUserGroupsState(db, realm, options.now));
+  if (want('realm_user_groups')) area('realm_user_groups', listUserGroups(db, realm, options.now));
   if (want('custom_profile_fields')) parts.push(profileFieldsState(db, realm.id));
   if (want('realm_bot')) area('realm_bots', realmBotsState(db, user, realm));
   if (want('realm_emoji')) area('realm_emoji', realmEmojiOf(db, realm.id));
-  if (want('user_status')) area('user_status', userStatusState(db, realm.id));
-  if (want('presence')) {
-    parts.push(presencesOfRealm(db, realm, options.slimPresence ?? false, options.now).then((presences) => ({ presences, server_timestamp: options.now })));
-  }
+  if (want('user_status')) area('user_status', realmUserStatuses(db, realm.id));
+  if (want('presence')) parts.push(presenceResponse(db, realm, options.slimPresence ?? false, options.now));
   parts.push(placeholderState(want));
   parts.push(personalState(db, user, want, wanted === null));
   const state: InitialState = {};

@@ -8,7 +8,7 @@ import { cachedPresences } from './presence-cache.js';
 import { realmPresence } from './presence.js';
 import { findUserByEmailFor, getUserById } from './users.js';
 
-export async function presencesOfRealm(db: DbOrTx, realm: RealmRow, slim: boolean, now: number): Promise<Record<string, unknown>> {
+async function presencesOfRealm(db: DbOrTx, realm: RealmRow, slim: boolean, now: number): Promise<Record<string, unknown>> {
   // An organization that turned presence off shows nobody's.
   if (realmSettings(realm).presence_disabled) return {};
   // A copy: the register fold changes its own state, never the kept answer.

@@ -9,13 +9,17 @@ export interface PresenceEntry extends PresenceTimes {
   dateJoined: number;
 }
 
+function presenceTimes(row: { last_active_time: number | string | null; last_connected_time: number | string }): PresenceTimes {
+  return { lastActive: row.last_active_time === null ? null : Number(row.last_active_time), lastConnected: Number(row.last_connected_time) };
+}
+
 export async function presenceTimesOf(db: DbOrTx, userId: number): Promise<PresenceTimes | null> {
   const row = await db
     .selectFrom('user_presence')
     .select(['last_active_time', 'last_connected_time'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  return row ? { lastActive: row.last_active_time === null ? null : Number(row.last_active_time), lastConnected: Number(row.last_connected_time) } : null;
+  return row ? presenceTimes(row) : null;
 }
 
 /**
@@ -45,7 +49,6 @@ export async function realmPresence(db: DbOrTx, realmId: number, now: number, us
       userId: row.user_id,
       email: row.email,
       dateJoined: Number(row.date_joined),
-      lastActive: row.last_active_time === null ? null : Number(row.last_active_time),
-      lastConnected: Number(row.last_connected_time),
+      ...presenceTimes(row),
     }));
 }

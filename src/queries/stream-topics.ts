@@ -4,7 +4,7 @@ import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { hasContentAccess, mergeTopicCasings, type TopicRow, topicHistoryScope } from '../lib/stream-topics.js';
 import { getStreamById, getStreamByName, isSubscribed } from './streams.js';
-import { getUserById } from './users.js';
+import { accessActiveHumanById } from './users.js';
 
 async function accessible(db: DbOrTx, viewer: UserRow, stream: StreamRow | undefined): Promise<StreamRow | undefined> {
   if (!stream) return undefined;
@@ -48,9 +48,7 @@ export async function getStreamTopics(db: DbOrTx, viewer: UserRow, streamId: num
  * looked up here, as on the reference), on a stream the viewer may read.
  */
 export async function getSubscriptionStatus(db: DbOrTx, viewer: UserRow, userId: number, streamId: number): Promise<boolean> {
-  const target = await getUserById(db, viewer.realm_id, userId);
-  if (!target || target.is_bot) throw new ApiError('No such user');
-  if (!target.is_active) throw new ApiError('User is deactivated');
+  const target = await accessActiveHumanById(db, viewer.realm_id, userId);
   const stream = await accessStreamContentById(db, viewer, streamId);
   return isSubscribed(db, target.id, stream.recipient_id!);
 }

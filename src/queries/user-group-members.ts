@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { requireHuman, requireNotGuest } from '../lib/permissions.js';
 import { INVALID_USER_GROUP, recursiveMemberIds, recursiveSubgroupIds } from '../lib/user-groups.js';
 import { listUserGroups, type UserGroupDict } from './user-groups.js';
-import { getUserById } from './users.js';
+import { accessActiveHumanById } from './users.js';
 
 async function readGroup(db: DbOrTx, realm: RealmRow, viewer: UserRow, id: number, now: number) {
   requireNotGuest(viewer);
@@ -39,9 +39,6 @@ export async function isUserGroupMember(
   now: number,
 ): Promise<boolean> {
   const { groups, group } = await readGroup(db, realm, viewer, ids.group, now);
-  // The reference's access_user_by_id: bots and unknown ids are "No such user".
-  const target = await getUserById(db, realm.id, ids.user);
-  if (!target || target.is_bot) throw new ApiError('No such user');
-  if (!target.is_active) throw new ApiError('User is deactivated');
+  const target = await accessActiveHumanById(db, realm.id, ids.user);
   return members(groups, group, directOnly).includes(target.id);
 }

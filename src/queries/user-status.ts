@@ -1,9 +1,8 @@
 // Reading user statuses.
 import type { DbOrTx, UserRow } from '../db/schema.js';
-import { ApiError } from '../errors.js';
 import { resolveSettings } from '../lib/settings-registry.js';
 import { type StoredStatus, userStatusDict, type UserStatusDict } from '../lib/user-status.js';
-import { getUserById } from './users.js';
+import { accessActiveHumanById } from './users.js';
 
 const presenceEnabled = (settings: string) => resolveSettings(settings).presence_enabled !== false;
 
@@ -41,8 +40,5 @@ export async function realmUserStatuses(db: DbOrTx, realmId: number): Promise<Re
 
 /** GET /users/{user_id}/status: an active human of the realm (the reference's access_user_by_id). */
 export async function accessUserStatus(db: DbOrTx, realmId: number, userId: number): Promise<UserStatusDict> {
-  const user = await getUserById(db, realmId, userId);
-  if (!user || user.is_bot) throw new ApiError('No such user');
-  if (!user.is_active) throw new ApiError('User is deactivated');
-  return userStatusOf(db, user);
+  return userStatusOf(db, await accessActiveHumanById(db, realmId, userId));
 }

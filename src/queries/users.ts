@@ -136,6 +136,17 @@ export async function accessUserById(db: DbOrTx, realmId: number, userId: number
 }
 
 /**
+ * The reference's access_user_by_id for reads about another user: an active human of the realm;
+ * bots and unknown ids are "No such user".
+ */
+export async function accessActiveHumanById(db: DbOrTx, realmId: number, userId: number): Promise<UserRow> {
+  const user = await getUserById(db, realmId, userId);
+  if (!user || user.is_bot) throw new ApiError('No such user');
+  if (!user.is_active) throw new ApiError('User is deactivated');
+  return user;
+}
+
+/**
  * The user an address names for `viewer` (see emailNamesUser): by API email, by real address when
  * the viewer may see it, or by the placeholder form user{id}@{realm host}.
  */

@@ -1,12 +1,5 @@
-// The `realm_user_groups` part of the POST /register state (the groups GET /user_groups lists),
-// and how membership events fold into it.
-import type { DbOrTx, RealmRow } from '../../db/schema.js';
-import { listUserGroups, type UserGroupDict } from '../../queries/user-groups.js';
-
-export function realmUserGroupsState(db: DbOrTx, realm: RealmRow, now: number): Promise<UserGroupDict[]> {
-  return listUserGroups(db, realm, now);
-}
-
+// How user_group events fold into the /register `realm_user_groups` (the groups GET /user_groups
+// lists; initial-state.ts reads them with listUserGroups).
 type Dict = Record<string, any>;
 
 function groupsOf(state: Dict): Dict[] | undefined {

@@ -1,11 +1,5 @@
-// The user_status part of the POST /register state, and how user_status events fold into it.
-import type { DbOrTx } from '../../db/schema.js';
-import { UNICODE_EMOJI, type UserStatusDict } from '../../lib/user-status.js';
-import { realmUserStatuses } from '../../queries/user-status.js';
-
-export function userStatusState(db: DbOrTx, realmId: number): Promise<Record<string, UserStatusDict>> {
-  return realmUserStatuses(db, realmId);
-}
+// How user_status events fold into the /register `user_status` (read by realmUserStatuses).
+import { UNICODE_EMOJI } from '../../lib/user-status.js';
 
 type Dict = Record<string, any>;
 
