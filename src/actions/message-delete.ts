@@ -39,7 +39,8 @@ export async function doDeleteMessages(ctx: ActionContext, messages: MessageRow[
   if (messages.length === 0) return;
   const ids = messages.map((m) => m.id);
   const audience = await messageRecipientIds(ctx.tx, ids);
-  await unlinkDeletedMessages(ctx, ids);
+  // Only a message with has_attachment set can have links (send and edit keep the two in step).
+  await unlinkDeletedMessages(ctx, messages.filter((m) => m.has_attachment).map((m) => m.id));
   await ctx.tx.deleteFrom('reaction').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('user_message').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('message').where('id', 'in', ids).execute();

@@ -46,8 +46,13 @@ export async function checkWildcardMentions(ctx: ActionContext, stream: StreamRo
   await checkWildcardPolicy(ctx, edit.rendered, async () => (await subscriberIds(ctx.tx, stream.recipient_id!)).length);
 }
 
-/** The uploads the new content links; the edit only ever comes from the sender. */
+/**
+ * The uploads the new content links; the edit only ever comes from the sender. A message with no
+ * links (has_attachment 0) whose new content names no upload has nothing to sync: skip the queries,
+ * as the send path does.
+ */
 async function linkUploads(ctx: ActionContext, message: MessageRow, html: string): Promise<void> {
+  if (!message.has_attachment && !html.includes('user_uploads/')) return;
   const linked = await syncMessageAttachments(ctx, message, ctx.actor, html);
   if (linked !== Boolean(message.has_attachment)) {
     await ctx.tx.updateTable('message').set({ has_attachment: linked ? 1 : 0 }).where('id', '=', message.id).execute();

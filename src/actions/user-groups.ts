@@ -105,22 +105,27 @@ export async function updateUserGroup(ctx: ActionContext, id: number, changes: U
   const groups = await realmGroups(ctx);
   const group = accessGroupForChange(groups, ctx.actor, id);
   const where = ctx.tx.updateTable('user_group').where('realm_id', '=', ctx.realm.id).where('id', '=', id);
+  // One event per field that changes, all to the same audience, read once.
+  const updates: Array<Record<string, unknown>> = [];
   if (changes.name !== undefined && changes.name !== group.name) {
     const name = checkUserGroupName(changes.name);
     const taken = nameTaken(groups, name);
     if (taken) throw taken;
     await where.set({ name }).execute();
-    await announceGroupChange(ctx, { op: 'update', group_id: id, data: { name } });
+    updates.push({ name });
   }
   if (changes.description !== undefined && changes.description !== group.description) {
     await where.set({ description: changes.description }).execute();
-    await announceGroupChange(ctx, { op: 'update', group_id: id, data: { description: changes.description } });
+    updates.push({ description: changes.description });
   }
   if (changes.canMentionGroup !== undefined && changes.canMentionGroup !== group.can_mention_group) {
     const setting = settingGroup(groups, changes.canMentionGroup);
     await where.set({ can_mention_group_id: setting.id }).execute();
-    await announceGroupChange(ctx, { op: 'update', group_id: id, data: { can_mention_group: setting.id } });
+    updates.push({ can_mention_group: setting.id });
   }
+  if (updates.length === 0) return;
+  const recipients = await activeUserIds(ctx.tx, ctx.realm.id);
+  for (const data of updates) ctx.events.send({ type: 'user_group', op: 'update', group_id: id, data }, recipients);
 }
 
 export async function deleteUserGroup(ctx: ActionContext, id: number): Promise<void> {

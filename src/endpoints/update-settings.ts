@@ -11,6 +11,8 @@ export function settingsEndpoint(url: string): Endpoint {
   return endpoint({
     method: 'PATCH',
     url,
+    // A new password: the session that set it stays, the others end.
+    changesCredentials: true,
     params: {
       full_name: p.string().optional(),
       email: p.string().optional(),

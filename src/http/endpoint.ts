@@ -56,6 +56,11 @@ export function endpoint<S extends ParamShape>(def: {
   params: S;
   /** The per-user rate-limit count the endpoint's requests go to (event polls have their own). */
   rateLimit?: UserBucket;
+  /**
+   * The handler may change the requester's password or API key. Only such a change ends sessions
+   * (see keepSessionAfterChange), so only these endpoints re-read the user after a session request.
+   */
+  changesCredentials?: boolean;
   handler(ctx: UserContext<ParamValues<S>>): Promise<Json> | Json;
 }): Endpoint {
   const bucket = def.rateLimit ?? 'api';
@@ -72,7 +77,7 @@ export function endpoint<S extends ParamShape>(def: {
         res.headers(await limiter.user(user.id, bucket));
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, user, realm, services, req, reply: res });
-        if (session && def.method !== 'GET') await keepSessionAfterChange(services, session);
+        if (session && def.changesCredentials) await keepSessionAfterChange(services, session);
         return reply(res, body, ignored);
       };
     },

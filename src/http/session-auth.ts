@@ -40,7 +40,10 @@ export async function authenticateSession(services: Services, req: FastifyReques
   if (!token) throw new SessionRequiredError();
   const session = await sessionByToken(services.db, token);
   if (!session) throw new SessionRequiredError();
-  const realm = await getRealmById(services.db, session.realm_id);
+  // The host's organization comes from the kept realm list, as for API requests; only a session
+  // presented on another organization's host needs its own organization read.
+  const hostRealm = await getRealmForHost(services.db, req.headers.host);
+  const realm = hostRealm?.id === session.realm_id ? hostRealm : await getRealmById(services.db, session.realm_id);
   const user = realm && (await getUserById(services.db, realm.id, session.user_id));
   const expired = Number(session.expires) <= services.clock.now();
   if (!realm || !user || expired || !user.is_active || realm.deactivated || session.auth_stamp !== authStamp(user)) {
@@ -48,7 +51,7 @@ export async function authenticateSession(services: Services, req: FastifyReques
     throw new SessionRequiredError();
   }
   // A session is good only on its own organization's host.
-  if ((await getRealmForHost(services.db, req.headers.host))?.id !== realm.id) throw new SessionRequiredError();
+  if (hostRealm?.id !== realm.id) throw new SessionRequiredError();
   if (!SAFE_METHODS.has(req.method)) {
     const header = req.headers[CSRF_HEADER];
     if (typeof header !== 'string' || header === '') throw new CsrfError('CSRF token missing.');
