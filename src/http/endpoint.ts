@@ -4,10 +4,10 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod, RouteShorthandOp
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
 import { collectRaw, type ParamShape, type ParamValues, parseParams } from './params.js';
 import { rateLimiterFor, type UserBucket } from './rate-limit.js';
-import { authenticateSession, keepSessionAfterChange } from './session-auth.js';
+import { authenticateRequest } from './request-auth.js';
+import { keepSessionAfterChange } from './session-auth.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Json = Record<string, unknown>;
@@ -69,15 +69,11 @@ export function endpoint<S extends ParamShape>(def: {
     url: def.url,
     params: def.params,
     build: (services, mode = 'api') => {
-      const limiter = rateLimiterFor(services);
       return async function handle(req, res) {
-        const session = mode === 'session' ? await authenticateSession(services, req) : null;
-        const { user, realm } =
-          session ?? (await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host)));
-        res.headers(await limiter.user(user.id, bucket));
+        const { user, realm, session } = await authenticateRequest(services, req, res, mode === 'session', bucket);
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, user, realm, services, req, reply: res });
-        if (session && def.changesCredentials) await keepSessionAfterChange(services, session);
+        if (session && def.changesCredentials) await keepSessionAfterChange(services, { user, realm, session });
         return reply(res, body, ignored);
       };
     },

@@ -13,7 +13,7 @@ import { attachmentById, attachmentByPath, canReadAttachment } from '../queries/
 import type { Services } from '../services.js';
 import { hasSessionCookie } from './session-auth.js';
 import { rateLimiterFor } from './rate-limit.js';
-import { authenticateFileRequest } from './upload-receive.js';
+import { authenticateRequest } from './request-auth.js';
 
 /** How long a temporary URL works (the reference's 60 seconds). */
 export const TEMPORARY_URL_SECONDS = 60;
@@ -60,7 +60,7 @@ async function attachmentForToken(services: Services, token: string): Promise<At
  */
 async function fileRequestUser(services: Services, req: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
   const bySession = req.headers.authorization === undefined && hasSessionCookie(req);
-  return (await authenticateFileRequest(services, req, reply, bySession)).user;
+  return (await authenticateRequest(services, req, reply, bySession)).user;
 }
 
 /** The attachment at a realm-relative path that the user may read; 404 or 403 otherwise. */

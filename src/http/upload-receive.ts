@@ -10,10 +10,8 @@ import { storageOf } from '../adapters/storage/services.js';
 import { type SpoolResult, spoolUpload } from '../adapters/storage/spool.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
 import type { AuthMode } from './endpoint.js';
-import { authenticateSession } from './session-auth.js';
-import { rateLimiterFor } from './rate-limit.js';
+import { authenticateRequest } from './request-auth.js';
 
 export interface ReceivedPart {
   fileName: string;
@@ -38,25 +36,10 @@ export function uploadLimitBytes(services: Services): number {
   return services.config.maxFileUploadSizeMib * 1024 * 1024;
 }
 
-/** Who sends a request about files, by their session or by API credentials, with the rate limit's headers set. */
-export async function authenticateFileRequest(
-  services: Services,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  bySession: boolean,
-): Promise<{ user: UserRow; realm: RealmRow }> {
-  const limiter = rateLimiterFor(services);
-  const { user, realm } = bySession
-    ? await authenticateSession(services, req)
-    : await limiter.authenticate(req.ip, () => authenticate(services, req.headers.authorization, req.headers.host));
-  reply.headers(await limiter.user(user.id, 'api'));
-  return { user, realm };
-}
-
 /** The onRequest hook of an upload route: credentials (or, under /json, the session) and rate limit first. */
 export function authenticateUpload(services: Services, mode: AuthMode = 'api') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const { user, realm } = await authenticateFileRequest(services, req, reply, mode === 'session');
+    const { user, realm } = await authenticateRequest(services, req, reply, mode === 'session');
     const upload: Upload = { user, realm, parts: [], closed: false };
     uploads.set(req, upload);
     reply.raw.once('close', () => {
