@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** Packages loaded from node_modules at run time: native addons, the lazily loaded ones, and pino (its transports locate files through __dirname). */
-const EXTERNAL = ['better-sqlite3', 'pg', 'katex', 'nodemailer', 'highlight.js', 'pino'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'katex', 'nodemailer', 'highlight.js', 'pino', 'sharp'];
 
 /** CommonJS code inside an ES module bundle still calls require() for Node's built-ins. */
 const BANNER = "import { createRequire as __confabRequire } from 'node:module'; const require = __confabRequire(import.meta.url);";

@@ -1,0 +1,55 @@
+// One message (sender, time, rendered content) and the recipient bar above a run of messages.
+import { useEffect, useRef } from 'preact/hooks';
+import type { Message } from './api.js';
+import { showEmoji } from './emoji.js';
+import { topicKey } from './model.js';
+import { narrowToHash } from './narrow.js';
+import { streamName } from './store.js';
+
+export function recipientKey(msg: Message): string {
+  return msg.type === 'stream' ? topicKey(msg.stream_id!, msg.subject) : `dm:${dmPeople(msg)}`;
+}
+
+function dmPeople(msg: Message): string {
+  return Array.isArray(msg.display_recipient) ? msg.display_recipient.map((p) => p.full_name).join(', ') : '';
+}
+
+export function RecipientBar({ msg }: { msg: Message }) {
+  if (msg.type !== 'stream') {
+    return (
+      <h2 class="recipient dm">
+        <a href={narrowToHash({ kind: 'dm' }, streamName)}>Direct messages with {dmPeople(msg)}</a>
+      </h2>
+    );
+  }
+  const streamId = msg.stream_id!;
+  return (
+    <h2 class="recipient">
+      <a href={narrowToHash({ kind: 'stream', streamId }, streamName)}># {streamName(streamId)}</a>
+      <span aria-hidden="true"> › </span>
+      <a href={narrowToHash({ kind: 'stream', streamId, topic: msg.subject }, streamName)}>{msg.subject}</a>
+    </h2>
+  );
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+export function MessageView({ msg, unread }: { msg: Message; unread: boolean }) {
+  const time = new Date(msg.timestamp * 1000);
+  const content = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (content.current) showEmoji(content.current);
+  }, [msg.content]);
+  return (
+    <article aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`} class={unread ? 'message unread' : 'message'} data-id={msg.id}>
+      <header>
+        <strong class="sender">{msg.sender_full_name}</strong>
+        <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
+        {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+      </header>
+      {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
+      <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
+    </article>
+  );
+}
+
