@@ -3,86 +3,15 @@
 // the other sees it arrive live, narrows to its topic through the recipient bar and replies, and the
 // first sees the reply. A failing test leaves a screenshot of each page under test-output/.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { DEV_PASSWORD } from '../../src/dev-seed.js';
-import { startTestServer, type TestServer } from '../support/running-server.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const WAIT_MS = 15_000;
+import { describe } from 'node:test';
+import { browserSuite, steady, waitUntil } from '../support/browser.js';
 
 describe('the web client in Chromium', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const pages = new Map<string, Page>();
-
-  before(async () => {
-    // The client under test is the one in this checkout, built now (a few seconds).
-    const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
-    server = await startTestServer('web');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  });
-
-  /** A test whose failure leaves a screenshot of every open page. */
-  function check(name: string, body: () => Promise<void>) {
-    it(name, async () => {
-      try {
-        await body();
-      } catch (error) {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        for (const [who, page] of pages) {
-          await page.screenshot({ path: join(SCREENSHOTS, `${name.replace(/\W+/g, '-').slice(0, 60)}-${who}.png`) }).catch(() => undefined);
-        }
-        throw error;
-      }
-    });
-  }
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
-    const end = Date.now() + WAIT_MS;
-    while (!(await condition())) {
-      if (Date.now() > end) throw new Error('timed out waiting');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /** A value read again until two reads half a second apart agree. */
-  async function steady(read: () => Promise<number>): Promise<number> {
-    let last = await read();
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const now = await read();
-      if (now === last) return now;
-      last = now;
-    }
-  }
-
-  async function logIn(who: string, email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 750 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    pages.set(who, page);
-    await page.goto(`${server.url}/`);
-    assert.match(page.url(), /\/login\/$/);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(DEV_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('navigation').getByRole('link', { name: /All messages/ }).waitFor();
-    return page;
-  }
+  const suite = browserSuite('web');
+  const { check, logIn, pages } = suite;
 
   check('redirects a browser without a session to the login page, and serves the page after login', async () => {
-    const res = await fetch(`${server.url}/`, { redirect: 'manual' });
+    const res = await fetch(`${suite.server.url}/`, { redirect: 'manual' });
     assert.equal(res.status, 302);
     assert.equal(res.headers.get('location'), '/login/');
     const mark = await logIn('mark', 'mark@confab.test');
