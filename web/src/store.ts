@@ -12,6 +12,23 @@ export const narrow = signal<Narrow>(hashToNarrow(location.hash));
 export const topics = signal<{ streamId: number; names: string[] } | null>(null);
 export const status = signal<string>('');
 
+/** The message the keyboard acts on (j/k move it; Enter, r, e and * act on it). */
+export const selectedId = signal<number | null>(null);
+
+/**
+ * What the compose box is asked to do next: reply to or quote a message, start a new topic in the
+ * open stream, or start a direct message. The compose box takes the request and clears it.
+ */
+export type ComposeIntent =
+  | { kind: 'reply'; messageId: number }
+  | { kind: 'quote'; messageId: number }
+  | { kind: 'new-topic' }
+  | { kind: 'new-dm' };
+export const composeIntent = signal<ComposeIntent | null>(null);
+
+/** The message being edited inline, if any. */
+export const editingId = signal<number | null>(null);
+
 /** Mutations happen in place; a new object tells the views to look again. */
 function publish(m: Model): void {
   model.value = { ...m };
