@@ -7,6 +7,8 @@ import { ApiError, MethodNotAllowedError } from './errors.js';
 import { serveEmojiData } from './http/emoji-data.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import { PollServer, withEventPolls } from './http/event-poll.js';
+import { registerHealthRoutes } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
@@ -76,6 +78,9 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   });
   // Bodies of other types carry no parameters; read and drop them rather than refuse the request.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+
+  registerHealthRoutes(app, services);
+  await registerMetrics(app, services);
 
   // Static data the API points clients at (server_emoji_data_url); public, outside /api/v1.
   app.get(EMOJI_DATA_PATH, serveEmojiData);

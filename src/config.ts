@@ -50,6 +50,10 @@ export interface Config {
   uploadQuotaMib: number;
   /** Uploads that no message links are removed once this many days old. */
   unclaimedUploadDays: number;
+  /** Prometheus metrics at /metrics; off by default. */
+  metrics: boolean;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (and is on). */
+  metricsToken: string | null;
 }
 
 export const defaultConfig: Config = {
@@ -79,6 +83,8 @@ export const defaultConfig: Config = {
   maxFileUploadSizeMib: 25,
   uploadQuotaMib: 0,
   unclaimedUploadDays: 30,
+  metrics: false,
+  metricsToken: null,
 };
 
 type Key = keyof Config;
@@ -106,6 +112,8 @@ const FLAGS: Record<string, Key> = {
   'max-file-upload-size-mib': 'maxFileUploadSizeMib',
   'upload-quota-mib': 'uploadQuotaMib',
   'unclaimed-upload-days': 'unclaimedUploadDays',
+  metrics: 'metrics',
+  'metrics-token': 'metricsToken',
 };
 
 const RATE_LIMIT_RULES = ['rateLimitUser', 'rateLimitIp', 'rateLimitLogin', 'rateLimitAuthIp'] as const;

@@ -32,6 +32,15 @@ export interface Store {
   readNow?<R>(query: CompiledQuery<R>): R[];
   /** SQLite only: the threads that run the queries (for tests and measurements). */
   threads?: { writer: SqliteThread; readers: () => readonly SqliteThread[] };
+  /** PostgreSQL only: the connection pool's use now (for the metrics). */
+  poolUse?: () => PoolUse;
+}
+
+export interface PoolUse {
+  /** Connections open, idle among them, and requests waiting for one. */
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 let pgModule: typeof Pg | undefined;
@@ -89,7 +98,13 @@ export function openStore(options: StoreOptions): Store {
     });
     watchConnections(pool, options.onConnectionError ?? (() => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', transact: (work) => withTransaction(db, work), close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      transact: (work) => withTransaction(db, work),
+      close: () => db.destroy(),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   return openSqliteStore(options.sqlitePath ?? ':memory:', options);
 }

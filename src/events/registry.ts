@@ -116,6 +116,11 @@ export class QueueRegistry implements EventQueues {
     this.remove(queueId);
   }
 
+  /** How many event queues this process holds. */
+  size(): number {
+    return this.entries.size;
+  }
+
   /** How many polls are waiting now (tests check that disconnects leave none). */
   waitingPolls(): number {
     let count = 0;

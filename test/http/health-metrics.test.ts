@@ -1,0 +1,94 @@
+// Health checks and Prometheus metrics: /health/live and /health/ready for load balancers (ready
+// fails with 503 while the database cannot be reached), and /metrics only when turned on, behind
+// its token when one is set, counting requests by route pattern and reporting queues and polls.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { openStore } from '../../src/db/connect.js';
+import { registerHealthRoutes } from '../../src/http/health.js';
+import { setup, type TestContext } from '../support/context.js';
+import { testDialects } from '../support/dialects.js';
+
+for (const dialect of testDialects()) {
+  describe(`health checks [${dialect}]`, () => {
+    let ctx: TestContext;
+    before(async () => (ctx = await setup(dialect)));
+    after(() => ctx.close());
+
+    it('answers live and ready without credentials, never cached', async () => {
+      for (const url of ['/health/live', '/health/ready']) {
+        const res = await ctx.app.inject({ method: 'GET', url });
+        assert.equal(res.statusCode, 200, url);
+        assert.equal(res.headers['cache-control'], 'no-store');
+        assert.deepEqual(res.json(), url === '/health/live' ? { status: 'ok' } : { status: 'ok', checks: { database: 'ok' } });
+      }
+    });
+
+    it('has no metrics route unless metrics are turned on', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(res.statusCode, 404);
+    });
+  });
+
+  describe(`metrics [${dialect}]`, () => {
+    let ctx: TestContext;
+    before(async () => (ctx = await setup(dialect, { config: { metricsToken: 'scrape-secret' } })));
+    after(() => ctx.close());
+
+    const scrape = (authorization?: string) =>
+      ctx.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+
+    it('refuses a scrape without the token, or with another', async () => {
+      for (const authorization of [undefined, 'Bearer wrong-secret', 'Basic c2NyYXBlLXNlY3JldA==']) {
+        const res = await scrape(authorization);
+        assert.equal(res.statusCode, 401, String(authorization));
+        assert.deepEqual(res.json(), { result: 'error', msg: 'Not authorized to read the metrics', code: 'UNAUTHORIZED' });
+      }
+    });
+
+    it('counts requests by route pattern and status, and reports queues, polls and deliveries', async () => {
+      const mark = ctx.as('mark');
+      await mark.get('/users/me');
+      await mark.get('/messages/999999');
+      const { queue_id } = (await mark.post('/register', { event_types: ['message'] })).body as { queue_id: string };
+      assert.ok(queue_id);
+      await ctx.as('mona').post('/messages', { type: 'stream', to: 'general', topic: 'metrics', content: 'counted' });
+
+      const res = await scrape('Bearer scrape-secret');
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+      const text = res.body;
+      assert.match(text, /^confab_http_requests_total\{route="\/api\/v1\/users\/me",method="GET",status="200"\} 1$/m);
+      assert.match(text, /^confab_http_requests_total\{route="\/api\/v1\/messages\/:message_id",method="GET",status="400"\} 1$/m);
+      assert.match(text, /^confab_http_request_duration_seconds_count\{route="\/api\/v1\/users\/me",method="GET"\} 1$/m);
+      assert.match(text, /^confab_event_queues 1$/m);
+      assert.match(text, /^confab_event_polls_waiting 0$/m);
+      const delivered = /^confab_events_delivered_total\{type="message"\} (\d+)$/m.exec(text);
+      assert.ok(delivered && Number(delivered[1]) >= 2, 'a stream message reaches at least its sender and one subscriber');
+      assert.match(text, /^confab_nodejs_eventloop_lag_seconds /m);
+      // The scrape itself is not counted.
+      assert.doesNotMatch(text, /route="\/metrics"/);
+      if (dialect === 'postgres') assert.match(text, /^confab_db_pool_connections\{state="open"\} \d+$/m);
+    });
+  });
+}
+
+describe('readiness while the database cannot be reached', () => {
+  it('answers 503 naming the failed check', async () => {
+    // A PostgreSQL address where nothing listens: the real driver's refusal, not a stand-in.
+    const store = openStore({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', connectTimeoutMs: 500 });
+    const app = Fastify();
+    registerHealthRoutes(app, { db: store.db } as never);
+    try {
+      const res = await app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(res.statusCode, 503);
+      const body = res.json() as { status: string; checks: { database: string } };
+      assert.equal(body.status, 'unavailable');
+      assert.match(body.checks.database, /ECONNREFUSED/);
+      assert.equal((await app.inject({ method: 'GET', url: '/health/live' })).statusCode, 200);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+});
