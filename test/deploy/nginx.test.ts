@@ -1,0 +1,141 @@
+// deploy/nginx-confab.conf, run by Debian's nginx in front of a real Confab: API requests, long
+// polls on reused upstream connections, a 20 MB upload and its download, and a browser login
+// (which needs the Host header passed through) all work through it.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { defaultConfig } from '../../src/config.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { startTestServer, type TestServer } from '../support/running-server.js';
+
+const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const SITE = readFileSync(join(process.cwd(), 'deploy', 'nginx-confab.conf'), 'utf8');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The repository's site file with this test's ports put in; fails if the file's shape changed. */
+function siteFor(confabPort: number, nginxPort: number): string {
+  const site = SITE.replace(/^(\s*)server 127\.0\.0\.1:9991;$/m, `$1server 127.0.0.1:${confabPort};`).replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${nginxPort};`);
+  assert.notEqual(site, SITE);
+  assert.match(site, new RegExp(`server 127\\.0\\.0\\.1:${confabPort};`));
+  assert.match(site, new RegExp(`listen 127\\.0\\.0\\.1:${nginxPort};`));
+  return site;
+}
+
+describe('nginx in front of Confab (deploy/nginx-confab.conf)', () => {
+  let confab: TestServer;
+  let nginx: ChildProcess;
+  let prefix: string;
+  let base: string;
+  let auth: string;
+
+  before(async () => {
+    assert.equal(spawnSync(NGINX, ['-v']).status, 0, `${NGINX} is needed (Debian's nginx package; .ci/run installs it)`);
+    confab = await startTestServer('nginx');
+    const nginxPort = await freePort();
+    prefix = mkdtempSync(join(tmpdir(), 'confab-nginx-'));
+    for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, dir));
+    writeFileSync(join(prefix, 'confab.conf'), siteFor(Number(new URL(confab.url).port), nginxPort));
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind, i) => `${kind}_temp_path ${join(prefix, ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'][i]!)};`);
+    writeFileSync(
+      join(prefix, 'nginx.conf'),
+      [
+        process.getuid?.() === 0 ? 'user root;' : '',
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${join(prefix, 'nginx.pid')};`,
+        `error_log ${join(prefix, 'error.log')} warn;`,
+        'events { worker_connections 256; }',
+        `http { access_log off; ${temp.join(' ')} include ${join(prefix, 'confab.conf')}; }`,
+      ].join('\n'),
+    );
+    nginx = spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' });
+    base = `http://127.0.0.1:${nginxPort}`;
+    const end = Date.now() + 10_000;
+    for (;;) {
+      const answered = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
+      if (answered) break;
+      if (Date.now() > end) throw new Error(`nginx did not answer: ${readFileSync(join(prefix, 'error.log'), 'utf8')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const key = await fetch(`${base}/api/v1/fetch_api_key`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }),
+    }).then((r) => r.json() as Promise<{ api_key: string }>);
+    auth = `Basic ${Buffer.from(`mark@confab.test:${key.api_key}`).toString('base64')}`;
+  });
+
+  after(async () => {
+    nginx?.kill('SIGTERM');
+    await confab?.stop();
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
+  });
+
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}/api/v1${path}`, { ...init, headers: { authorization: auth, ...(init.headers as Record<string, string>) } });
+
+  it('waits longer for an event poll than the longest heartbeat', () => {
+    const seconds = Number(/proxy_read_timeout (\d+)s;/.exec(SITE)?.[1]);
+    assert.ok(seconds > defaultConfig.heartbeatMaxSeconds + 10, `proxy_read_timeout ${seconds}s`);
+  });
+
+  it('answers API requests as Confab does directly', async () => {
+    const direct = await fetch(`${confab.url}/api/v1/server_settings`).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const proxied = await fetch(`${base}/api/v1/server_settings`);
+    assert.equal(proxied.status, 200);
+    assert.deepEqual(await proxied.json(), direct);
+  });
+
+  it('delivers events to long polls that wait through the proxy, poll after poll', async () => {
+    const registered = (await (await api('/register', { method: 'POST', body: new URLSearchParams({ event_types: '["message"]' }) })).json()) as { queue_id: string; last_event_id: number };
+    let last = registered.last_event_id;
+    for (const content of ['first through nginx', 'second through nginx']) {
+      const poll = api(`/events?queue_id=${registered.queue_id}&last_event_id=${last}`);
+      // The poll is waiting before the message is sent.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const sent = await api('/messages', { method: 'POST', body: new URLSearchParams({ type: 'stream', to: 'general', topic: 'proxy', content }) });
+      assert.equal(sent.status, 200);
+      const answer = (await (await poll).json()) as { result: string; events: { id: number; type: string; message: { content: string } }[] };
+      assert.equal(answer.result, 'success');
+      const event = answer.events.find((e) => e.type === 'message');
+      assert.equal(event?.message.content, content);
+      last = answer.events.at(-1)!.id;
+    }
+  });
+
+  it('takes a 20 MB upload and serves it back whole', async () => {
+    const bytes = Buffer.alloc(20 * 1024 * 1024, 7);
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), 'big.bin');
+    const res = await api('/user_uploads', { method: 'POST', body: form });
+    assert.equal(res.status, 200);
+    const { uri } = (await res.json()) as { uri: string };
+    assert.match(uri, /^\/user_uploads\/\d+\/.+\/big\.bin$/);
+    const download = await fetch(`${base}${uri}`, { headers: { authorization: auth } });
+    assert.equal(download.status, 200);
+    assert.equal(Buffer.from(await download.arrayBuffer()).equals(bytes), true);
+  });
+
+  it('logs a browser in: the Host header reaches Confab, so the Origin check passes', async () => {
+    const res = await fetch(`${base}/accounts/login/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }),
+    });
+    assert.equal(res.status, 302);
+    assert.equal(res.headers.get('location'), '/');
+    assert.match(res.headers.get('set-cookie') ?? '', /confab_session=/);
+  });
+});
