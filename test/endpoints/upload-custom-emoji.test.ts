@@ -93,6 +93,13 @@ for (const dialect of testDialects()) {
         expectSuccess(await upload('mona', 'taken'));
       });
 
+      it('gives a name to one of two uploads racing for it', async () => {
+        const results = await Promise.all(['mark', 'mona', 'adam'].map((who) => upload(who as 'mark', 'photo-finish')));
+        assert.deepEqual(results.map((r) => r.body.result).sort(), ['error', 'error', 'success']);
+        for (const r of results.filter((r) => r.body.result === 'error')) expectError(r, 'A custom emoji with this name already exists.');
+        assert.equal(Object.values(await listed()).filter((e) => e.name === 'photo-finish').length, 1);
+      });
+
       it('needs exactly one file', async () => {
         expectError(await upload('mark', 'none', []), 'You must upload exactly one file.');
         expectError(await upload('mark', 'two', [filePart(png, 'a.png'), filePart(png, 'b.png')]), 'You must upload exactly one file.');

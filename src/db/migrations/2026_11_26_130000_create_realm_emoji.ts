@@ -15,7 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deactivated', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('date_created', bigint, (c) => c.notNull())
     .execute();
-  await sql`CREATE INDEX realm_emoji_realm_name ON realm_emoji (realm_id, name)`.execute(db);
+  // One active emoji per name; deactivated ones may share it. Two uploads racing for a name: the
+  // second insert fails here, and its retried transaction answers that the name is taken.
+  await sql`CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (realm_id, name) WHERE deactivated = 0`.execute(db);
   await db.schema.alterTable('realm').addColumn('icon_source', 'text', (c) => c.notNull().defaultTo('G')).execute();
   await db.schema.alterTable('realm').addColumn('icon_version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
   await db.schema.alterTable('realm').addColumn('logo_source', 'text', (c) => c.notNull().defaultTo('D')).execute();
