@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { animatedGif, filePart, HTML_AS_PNG, jpegWithExif, pixelBomb, pngImage, postMultipart, SVG_AS_PNG } from '../support/images.js';
+import { multipartBody } from '../support/multipart.js';
 import { openTestStorage, STORAGE_KINDS, type TestStorage } from '../support/storages.js';
 
 const BAD_IMAGE = 'Could not decode image; did you upload an image file?';
@@ -146,6 +148,36 @@ for (const dialect of testDialects()) {
         } finally {
           await ctx.services.db.updateTable('user_profile').set({ is_active: 1 }).where('id', '=', milo.id).execute();
         }
+      });
+
+      it('takes uploads from the web client through /json, with its session and CSRF header', async () => {
+        const login = await ctx.app.inject({
+          method: 'POST',
+          url: '/accounts/login/',
+          headers: { host: 'confab.test', 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ username: 'mona@confab.test', password: DEV_PASSWORD }).toString(),
+        });
+        const raw = login.headers['set-cookie'];
+        const cookies = new Map((Array.isArray(raw) ? raw : [String(raw)]).map((c) => c.split(';')[0]!.split('=') as [string, string]));
+        const { payload, contentType } = multipartBody([filePart(png)]);
+        const post = (csrf: string | null) =>
+          ctx.app.inject({
+            method: 'POST',
+            url: '/json/realm/emoji/from-browser',
+            payload,
+            headers: {
+              host: 'confab.test',
+              cookie: `confab_session=${cookies.get('confab_session')}; csrftoken=${cookies.get('csrftoken')}`,
+              'content-type': contentType,
+              ...(csrf ? { 'x-csrftoken': csrf } : {}),
+            },
+          });
+        const refused = await post(null);
+        assert.deepEqual([refused.statusCode, refused.json().code], [403, 'CSRF_FAILED']);
+        assert.equal(await byName('from-browser'), undefined);
+        const res = await post(cookies.get('csrftoken')!);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal((await byName('from-browser')).author_id, ctx.seed.users.mona.id);
       });
 
       it('serves only real emoji files: unknown names, other paths and other organizations answer 404', async () => {
