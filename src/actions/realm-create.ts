@@ -2,12 +2,12 @@
 // and a default "general" stream.
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { DEFAULT_REALM_IMAGES } from '../lib/realm-images.js';
 import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
 import type { SystemContext } from './context.js';
 import { doCreateStream } from './stream-create.js';
 import { bulkAddSubscriptions } from './subscriptions.js';
 import { doCreateUser } from './user-create.js';
-import { DEFAULT_REALM_IMAGES } from '../lib/realm-images.js';
 
 export interface NewRealmSpec {
   name: string;

@@ -1,13 +1,12 @@
 // Adding and deactivating custom emoji, with the reference's checks in its order. Every change
 // sends the organization's whole emoji dict (realm_emoji update) to everyone, after commit.
-import type { RealmEmojiRow, RealmRow, UserRow } from '../db/schema.js';
+import type { DbOrTx, RealmEmojiRow, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { emojiCodeForName } from '../lib/emoji.js';
 import { checkEmojiName } from '../lib/emoji-names.js';
 import { passesPolicy, requireNotGuest } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
-import type { DbOrTx } from '../db/schema.js';
 import { activeRealmEmoji, realmEmojiOf } from '../queries/realm-emoji.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
