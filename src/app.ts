@@ -14,6 +14,7 @@ import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { registerLoginPages } from './http/login-pages.js';
 import { registerUploadRoutes } from './http/serve-uploads.js';
+import { registerRealmImageRoutes } from './http/serve-realm-images.js';
 import { receivePart, uploadLimitBytes } from './http/upload-receive.js';
 import { EMOJI_DATA_PATH } from './lib/emoji.js';
 import { registerWebClient } from './http/web-client.js';
@@ -97,6 +98,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     methodsByUrl.set(route.url, [...(methodsByUrl.get(route.url) ?? []), route.method]);
   }
   registerUploadRoutes(app, services);
+  registerRealmImageRoutes(app, services);
   // A known path with an unsupported method answers 405 with the methods it does support.
   for (const [url, allowed] of methodsByUrl) {
     const others = METHODS.filter((m) => !allowed.includes(m));

@@ -95,6 +95,12 @@ import updateSubscriptionProperties from './endpoints/update-subscription-proper
 import confirmEmailChange from './endpoints/confirm-email-change.js';
 import updateRealm from './endpoints/update-realm.js';
 import getCustomEmoji from './endpoints/get-custom-emoji.js';
+import uploadCustomEmoji from './endpoints/upload-custom-emoji.js';
+import deactivateCustomEmoji from './endpoints/deactivate-custom-emoji.js';
+import uploadRealmIcon from './endpoints/upload-realm-icon.js';
+import deleteRealmIcon from './endpoints/delete-realm-icon.js';
+import uploadRealmLogo from './endpoints/upload-realm-logo.js';
+import deleteRealmLogo from './endpoints/delete-realm-logo.js';
 import updateRealmUserSettingsDefaults from './endpoints/update-realm-user-settings-defaults.js';
 import updateSettings from './endpoints/update-settings.js';
 import updateDisplaySettings from './endpoints/update-display-settings.js';
@@ -150,10 +156,16 @@ export const routes: Endpoint[] = [
   testPushNotification, //   POST   /mobile_push/test_notification
   updateRealm, //            PATCH  /realm
   getCustomEmoji, //         GET    /realm/emoji
+  uploadCustomEmoji, //      POST   /realm/emoji/{emoji_name}
+  deactivateCustomEmoji, //  DELETE /realm/emoji/{emoji_name}
   addLinkifier, //           POST   /realm/filters
   updateLinkifier, //        PATCH  /realm/filters/{filter_id}
   removeLinkifier, //        DELETE /realm/filters/{filter_id}
+  uploadRealmIcon, //        POST   /realm/icon
+  deleteRealmIcon, //        DELETE /realm/icon
   getLinkifiers, //          GET    /realm/linkifiers
+  uploadRealmLogo, //        POST   /realm/logo
+  deleteRealmLogo, //        DELETE /realm/logo
   reorderLinkifiers, //      PATCH  /realm/linkifiers
   addPlayground, //          POST   /realm/playgrounds
   getPresence, //            GET    /realm/presence

@@ -1,11 +1,12 @@
 // Emoji reactions: adding and removing one, with the reference's checks in its order, and the
 // reaction event to everyone who can see the message change.
-import type { MessageRow, ReactionRow, UserRow } from '../db/schema.js';
+import type { MessageRow, ReactionRow, RealmEmojiRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { emojiCodeForName, emojiNameForCode } from '../lib/emoji.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import { accessMessage, messageRecipientIds } from '../queries/messages.js';
+import { realmEmojiRows } from '../queries/realm-emoji.js';
 import { subscriberIds } from '../queries/streams.js';
 import { isStorableText } from '../queries/users.js';
 import type { ActionContext } from './context.js';
@@ -18,8 +19,10 @@ interface Emoji {
   type: string;
 }
 
-/** An emoji by name alone: a custom emoji (there are none yet), an extra one, or a Unicode one. */
-export function emojiByName(name: string): Emoji {
+/** An emoji by name alone: an active custom emoji of the organization, an extra one, or a Unicode one. */
+export function emojiByName(name: string, realmEmoji: readonly RealmEmojiRow[] = []): Emoji {
+  const custom = realmEmoji.find((e) => e.name === name && e.deactivated === 0);
+  if (custom) return { code: String(custom.id), type: 'realm_emoji' };
   if (ZULIP_EXTRA_EMOJI.includes(name)) return { code: name, type: 'zulip_extra_emoji' };
   const code = emojiCodeForName(name);
   if (code !== undefined) return { code, type: 'unicode_emoji' };
@@ -27,11 +30,15 @@ export function emojiByName(name: string): Emoji {
 }
 
 /** Whether a new reaction may use this name, code and type together. */
-export function checkEmoji(name: string, code: string, type: string): void {
+export function checkEmoji(name: string, code: string, type: string, realmEmoji: readonly RealmEmojiRow[] = []): void {
   switch (type) {
-    case 'realm_emoji':
-      // The realm has no custom emoji, so no custom emoji id is valid.
-      throw new ApiError('Invalid custom emoji.');
+    case 'realm_emoji': {
+      const custom = realmEmoji.find((e) => String(e.id) === code);
+      if (!custom) throw new ApiError('Invalid custom emoji.');
+      if (custom.name !== name) throw new ApiError('Invalid custom emoji name.');
+      if (custom.deactivated) throw new ApiError('This custom emoji has been deactivated.');
+      return;
+    }
     case 'zulip_extra_emoji':
       if (!ZULIP_EXTRA_EMOJI.includes(code)) throw new ApiError('Invalid emoji code.');
       if (name !== code) throw new ApiError('Invalid emoji name.');
@@ -43,6 +50,11 @@ export function checkEmoji(name: string, code: string, type: string): void {
     default:
       throw new ApiError('Invalid emoji type.');
   }
+}
+
+/** The organization's custom emoji, read only when the request may name one. */
+export async function realmEmojiFor(ctx: ActionContext, type: string | undefined): Promise<RealmEmojiRow[]> {
+  return type === undefined || type === 'realm_emoji' ? realmEmojiRows(ctx.tx, ctx.realm.id) : [];
 }
 
 async function findReaction(ctx: ActionContext, messageId: number, code: string, type: string, userId?: number) {
@@ -101,8 +113,9 @@ export async function checkAddReaction(ctx: ActionContext, messageId: number, re
   const { message, received } = await accessMessage(ctx.tx, ctx.actor, messageId);
   let code = request.emojiCode;
   let type = request.reactionType;
+  const realmEmoji = await realmEmojiFor(ctx, type);
   if (code === undefined || type === undefined) {
-    const known = emojiByName(request.emojiName);
+    const known = emojiByName(request.emojiName, realmEmoji);
     code ??= known.code;
     type ??= known.type;
   }
@@ -114,7 +127,7 @@ export async function checkAddReaction(ctx: ActionContext, messageId: number, re
   const existing = await findReaction(ctx, message.id, code, type);
   let name = request.emojiName;
   if (existing) name = existing.emoji_name;
-  else checkEmoji(name, code, type);
+  else checkEmoji(name, code, type, realmEmoji);
   if (!received) {
     // A reaction to stream history the user never received keeps them informed of later changes.
     await ctx.tx.insertInto('user_message').values({ user_id: ctx.actor.id, message_id: message.id, flags: FLAG_BITS.read | FLAG_BITS.historical }).execute();
@@ -133,7 +146,7 @@ export async function checkRemoveReaction(ctx: ActionContext, messageId: number,
     if (request.emojiName === undefined) {
       throw new ApiError('At least one of the following arguments must be present: emoji_name, emoji_code');
     }
-    code = emojiByName(request.emojiName).code;
+    code = emojiByName(request.emojiName, await realmEmojiFor(ctx, undefined)).code;
   }
   const reaction = await findReaction(ctx, message.id, code, request.reactionType, ctx.actor.id);
   if (!reaction) throw new ApiError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });

@@ -2,6 +2,7 @@
 // and a default "general" stream.
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { DEFAULT_REALM_IMAGES } from '../lib/realm-images.js';
 import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
 import type { SystemContext } from './context.js';
 import { doCreateStream } from './stream-create.js';
@@ -31,7 +32,7 @@ export async function doCreateRealm(ctx: SystemContext, spec: NewRealmSpec): Pro
     notification_bot_id: null,
   };
   const { id } = await ctx.tx.insertInto('realm').values(values).returning('id').executeTakeFirstOrThrow();
-  let realm: RealmRow = { ...values, id };
+  let realm: RealmRow = { ...values, ...DEFAULT_REALM_IMAGES, id };
   for (const group of SYSTEM_GROUPS) {
     await ctx.tx
       .insertInto('user_group')

@@ -1,16 +1,17 @@
 // POST /users/me/status: the status text and emoji, and the deprecated "away" (which is the
 // user's presence_enabled setting), with the reference's checks in its order.
+import type { RealmEmojiRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { requireHuman } from '../lib/permissions.js';
 import { mergeSettings, resolveSettings } from '../lib/settings-registry.js';
 import { MAX_STATUS_TEXT_LENGTH, type StatusChange, type StatusRequest, UNICODE_EMOJI, userStatusEvent } from '../lib/user-status.js';
 import { activeUserIds } from '../queries/users.js';
 import type { ActionContext } from './context.js';
-import { checkEmoji, emojiByName } from './reactions.js';
+import { checkEmoji, emojiByName, realmEmojiFor } from './reactions.js';
 import { settingEvents } from './settings-update.js';
 
 /** The change a request asks for, or the reference's error for it. */
-export function parseStatusRequest(request: StatusRequest): StatusChange {
+export function parseStatusRequest(request: StatusRequest, realmEmoji: readonly RealmEmojiRow[] = []): StatusChange {
   const statusText = request.statusText?.trim();
   if (statusText !== undefined) {
     if ([...statusText].length > MAX_STATUS_TEXT_LENGTH) {
@@ -30,11 +31,11 @@ export function parseStatusRequest(request: StatusRequest): StatusChange {
     let code = request.emojiCode;
     let type = request.reactionType;
     if (code === undefined || type === undefined) {
-      const known = emojiByName(emojiName);
+      const known = emojiByName(emojiName, realmEmoji);
       code ??= known.code;
       type ??= known.type;
     }
-    checkEmoji(emojiName, code, type);
+    checkEmoji(emojiName, code, type, realmEmoji);
     emoji = { name: emojiName, code, type };
   } else if (request.emojiCode || request.reactionType) {
     throw new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
@@ -48,7 +49,8 @@ export function parseStatusRequest(request: StatusRequest): StatusChange {
 
 export async function checkUpdateUserStatus(ctx: ActionContext, request: StatusRequest): Promise<void> {
   requireHuman(ctx.actor);
-  await doUpdateUserStatus(ctx, parseStatusRequest(request));
+  const realmEmoji = request.emojiName ? await realmEmojiFor(ctx, request.reactionType) : [];
+  await doUpdateUserStatus(ctx, parseStatusRequest(request, realmEmoji));
 }
 
 export async function doUpdateUserStatus(ctx: ActionContext, change: StatusChange): Promise<void> {

@@ -13,6 +13,13 @@ export interface RealmTable {
   /** JSON object of realm settings that differ from lib/realm-settings defaults. */
   settings: string;
   notification_bot_id: number | null;
+  /** The organization's icon and logos: 'G'/'D' default, 'U' uploaded; versions bump per upload. */
+  icon_source: Generated<string>;
+  icon_version: Generated<number>;
+  logo_source: Generated<string>;
+  logo_version: Generated<number>;
+  night_logo_source: Generated<string>;
+  night_logo_version: Generated<number>;
 }
 
 export interface UserProfileTable {
@@ -374,6 +381,20 @@ export interface Database {
   user_presence: UserPresenceTable;
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
+  realm_emoji: RealmEmojiTable;
+}
+
+/** A custom emoji; its image is in file storage (see lib/emoji-image.ts). Deleting deactivates. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  author_id: number | null;
+  name: string;
+  file_name: string;
+  /** The first frame of an animated emoji; null for still images. */
+  still_file_name: string | null;
+  deactivated: number;
+  date_created: number;
 }
 
 export type Db = Kysely<Database>;
@@ -394,6 +415,7 @@ export type UserGroupRow = Selectable<UserGroupTable>;
 export type UserTopicRow = Selectable<UserTopicTable>;
 export type UserPresenceRow = Selectable<UserPresenceTable>;
 export type CustomProfileFieldRow = Selectable<CustomProfileFieldTable>;
+export type RealmEmojiRow = Selectable<RealmEmojiTable>;
 export type NewMessage = Insertable<MessageTable>;
 export type NewUser = Insertable<UserProfileTable>;
 export type UserUpdate = Updateable<UserProfileTable>;

@@ -91,6 +91,10 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
       return applyPersonalEvent(state, event);
     case 'presence':
       return applyPresenceEvent(state, event, options.slimPresence ?? false);
+    case 'realm_emoji':
+      // The event carries the whole dict, deactivated emoji included.
+      if ('realm_emoji' in state) state.realm_emoji = event.realm_emoji;
+      return;
     default:
       return;
   }

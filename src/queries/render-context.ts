@@ -9,6 +9,8 @@ import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { resolveSettings } from '../lib/settings-registry.js';
+import { emojiPath } from '../lib/realm-images.js';
+import { activeRealmEmojiNamed } from './realm-emoji.js';
 import { getStreamsByNames } from './streams.js';
 import { isStorableText } from './users.js';
 
@@ -19,6 +21,8 @@ const MAX_TOPIC_LINKS = 20;
 const USER_CANDIDATE = /@_?\*\*([^*]{1,200})\*\*/g;
 const GROUP_CANDIDATE = /@_?\*([^*]{1,200})\*/g;
 const STREAM_CANDIDATE = /#\*\*([^*]{1,200})\*\*/g;
+// Custom emoji names (lib/emoji-names.ts); the lookahead also finds :b: in :a:b:.
+const EMOJI_CANDIDATE = /:(?=([0-9a-z_-]{1,100}):)/g;
 
 function candidates(content: string, pattern: RegExp): string[] {
   const found = new Set<string>();
@@ -148,6 +152,8 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
   const streams = streamTexts.length > 0 ? await visibleStreams(db, realm.id, viewer, streamTexts) : new Map();
   const topics = streams.size > 0 ? await latestTopicMessages(db, viewer, streams, streamTexts) : new Map<string, number>();
   const linkifiers = await realmLinkifiers(db, realm.id);
+  const emojiNames = content.includes(':') ? candidates(content, EMOJI_CANDIDATE) : [];
+  const customEmoji = await activeRealmEmojiNamed(db, realm.id, emojiNames);
   return {
     lookupUser: userLookup(users),
     lookupUserGroup: (name) => groups.get(name),
@@ -157,5 +163,9 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
     defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
     realmUrl: realm.url.replace(/\/+$/, ''),
     translateEmoticons: resolveSettings(viewer.settings).translate_emoticons === true,
+    lookupRealmEmoji: (name) => {
+      const emoji = customEmoji.get(name);
+      return emoji && emojiPath(emoji.realm_id, emoji.file_name);
+    },
   };
 }

@@ -6,7 +6,8 @@ import type { RealmRow } from '../../db/schema.js';
 import { EMOJI_DATA_PATH } from '../../lib/emoji.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
 import { OFFLINE_THRESHOLD_SECONDS, PRESENCE_PING_INTERVAL_SECONDS } from '../../lib/presence.js';
-import { realmIconUrl, renderRealmDescription } from '../../lib/realm-format.js';
+import { renderRealmDescription } from '../../lib/realm-format.js';
+import { realmImageState } from '../../lib/realm-images.js';
 import { realmSettings } from '../../lib/realm-settings.js';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS,
@@ -98,7 +99,6 @@ export function realmState(
   const settings = realmSettings(realm);
   const state: Record<string, unknown> = {};
   for (const name of PREFIXED_SETTINGS) state[`realm_${name}`] = settings[name];
-  const iconUrl = realmIconUrl(realm);
   const host = hostOf(realm.url);
   Object.assign(state, {
     realm_name: realm.name,
@@ -107,12 +107,7 @@ export function realmState(
     realm_uri: realm.url,
     realm_date_created: realm.date_created,
     realm_allow_edit_history: settings.message_edit_history_visibility_policy !== 'none',
-    realm_icon_url: iconUrl,
-    realm_icon_source: 'G',
-    realm_logo_url: '',
-    realm_logo_source: 'D',
-    realm_night_logo_url: '',
-    realm_night_logo_source: 'D',
+    ...realmImageState(realm),
     realm_bot_domain: host,
     realm_is_zephyr_mirror_realm: false,
     realm_email_auth_enabled: true,

@@ -54,3 +54,17 @@ describe('emoji in Markdown', () => {
     assert.equal(html('[see :)](https://example.com)', true), '<p><a href="https://example.com">see :)</a></p>');
   });
 });
+
+describe('custom emoji in Markdown', () => {
+  const lookupRealmEmoji = (name: string) => ({ party: '/user_avatars/2/emoji/images/0123456789abcdef.png', smile: '/x/smile.gif' })[name];
+  const custom = (source: string) => renderMarkdown(source, { lookupRealmEmoji }).html;
+
+  it("renders the reference's image, titled with spaces for underscores", () => {
+    assert.equal(custom(':party:'), '<p><img alt=":party:" class="emoji" src="/user_avatars/2/emoji/images/0123456789abcdef.png" title="party"></p>');
+    assert.equal(custom(':smile:'), '<p><img alt=":smile:" class="emoji" src="/x/smile.gif" title="smile"></p>');
+  });
+
+  it('leaves names it does not know to the built-in table', () => {
+    assert.equal(custom(':like: :no_such_thing:'), `<p>${emoji('like', '1f44d')} :no_such_thing:</p>`);
+  });
+});

@@ -3,6 +3,7 @@
 import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs';
 import { emojiCodeForName, emojiNameForCode, emojiTable, normaliseEmojiCode } from '../emoji.js';
 import { escapeHtml } from './escape.js';
+import type { RenderEnv } from './types.js';
 
 // Names are word characters (Unicode letters and digits too: :flag_åland_islands:), - and +.
 const EMOJI_NAME = /^:([\p{L}\p{M}\p{N}_+-]{1,100}):/u;
@@ -12,11 +13,24 @@ export function emojiSpan(name: string, code: string): string {
   return `<span aria-label="${label}" class="emoji emoji-${escapeHtml(code)}" role="img" title="${label}">:${escapeHtml(name)}:</span>`;
 }
 
+/** A custom emoji, as the reference renders one: an image titled with its name. */
+export function realmEmojiImage(name: string, src: string): string {
+  const alt = escapeHtml(`:${name}:`);
+  return `<img alt="${alt}" class="emoji" src="${escapeHtml(src)}" title="${escapeHtml(name.replace(/_/g, ' '))}">`;
+}
+
 export function emojiNameRule(state: StateInline, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x3a /* : */) return false;
   const match = EMOJI_NAME.exec(src.slice(pos, Math.min(state.posMax, pos + 104)));
   if (!match) return false;
+  // The organization's own emoji come first, even over a built-in one of the same name.
+  const custom = (state.env as RenderEnv | undefined)?.context?.lookupRealmEmoji?.(match[1]!);
+  if (custom !== undefined) {
+    if (!silent) state.push('zulip_html', '', 0).content = realmEmojiImage(match[1]!, custom);
+    state.pos += match[0].length;
+    return true;
+  }
   const code = emojiCodeForName(match[1]!);
   if (code === undefined) return false;
   if (!silent) state.push('zulip_html', '', 0).content = emojiSpan(match[1]!, code);

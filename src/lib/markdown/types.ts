@@ -41,6 +41,8 @@ export interface RenderContext {
   realmUrl?: string;
   /** The realm's language for code blocks that name none (default_code_block_language). */
   defaultCodeLanguage?: string;
+  /** The image path of the organization's active custom emoji of that name, if any. */
+  lookupRealmEmoji?: (name: string) => string | undefined;
   /** Whether emoticons such as :) become emoji (the sender's translate_emoticons setting). */
   translateEmoticons?: boolean;
   /** Rendering budget in milliseconds (default RENDER_TIME_LIMIT_MS, lib/limits.ts). */
