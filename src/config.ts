@@ -50,6 +50,11 @@ export interface Config {
   uploadQuotaMib: number;
   /** Uploads that no message links are removed once this many days old. */
   unclaimedUploadDays: number;
+  /**
+   * Users without an uploaded avatar get a Gravatar (an outside service, which then learns who reads
+   * the organization) instead of Confab's generated default (ENABLE_GRAVATAR).
+   */
+  enableGravatar: boolean;
 }
 
 export const defaultConfig: Config = {
@@ -79,6 +84,7 @@ export const defaultConfig: Config = {
   maxFileUploadSizeMib: 25,
   uploadQuotaMib: 0,
   unclaimedUploadDays: 30,
+  enableGravatar: false,
 };
 
 type Key = keyof Config;
@@ -106,6 +112,7 @@ const FLAGS: Record<string, Key> = {
   'max-file-upload-size-mib': 'maxFileUploadSizeMib',
   'upload-quota-mib': 'uploadQuotaMib',
   'unclaimed-upload-days': 'unclaimedUploadDays',
+  'enable-gravatar': 'enableGravatar',
 };
 
 const RATE_LIMIT_RULES = ['rateLimitUser', 'rateLimitIp', 'rateLimitLogin', 'rateLimitAuthIp'] as const;

@@ -43,6 +43,7 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --max-file-upload-size-mib N  largest upload (default 25)
   --upload-quota-mib N   each organization's total of uploads, 0 for none (default 0)
   --unclaimed-upload-days N  uploads no message links are removed after N days (default 30)
+  --enable-gravatar      users without an uploaded avatar get a Gravatar (default: Confab's own default avatar)
 `;
 
 /** How long a graceful stop (SIGINT, SIGTERM) may take before the process exits regardless. */
@@ -75,6 +76,7 @@ async function main() {
       'rate-limit-login': { type: 'string' }, 'rate-limit-auth-ip': { type: 'string' }, 'trusted-proxies': { type: 'string' },
       'storage-url': { type: 'string' }, 'max-file-upload-size-mib': { type: 'string' }, 'upload-quota-mib': { type: 'string' },
       'unclaimed-upload-days': { type: 'string' },
+      'enable-gravatar': { type: 'boolean' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },
