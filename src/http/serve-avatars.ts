@@ -59,7 +59,7 @@ async function avatarViewer(services: Services, req: FastifyRequest, reply: Fast
   return { realm, user: null };
 }
 
-function sendPng(req: FastifyRequest, reply: FastifyReply, body: Buffer | NodeJS.ReadableStream, size: number, etag: string, caching: string) {
+function avatarHeaders(reply: FastifyReply, etag: string, caching: string): void {
   reply.headers({
     'content-type': 'image/png',
     'x-content-type-options': 'nosniff',
@@ -67,11 +67,6 @@ function sendPng(req: FastifyRequest, reply: FastifyReply, body: Buffer | NodeJS
     'cache-control': caching,
     etag,
   });
-  if (req.headers['if-none-match'] === etag) {
-    if ('destroy' in body && typeof body.destroy === 'function') body.destroy();
-    return reply.code(304).send();
-  }
-  return reply.header('content-length', size).send(body);
 }
 
 async function serveAvatarFile(services: Services, req: FastifyRequest, reply: FastifyReply) {
@@ -83,16 +78,24 @@ async function serveAvatarFile(services: Services, req: FastifyRequest, reply: F
   if (!target) throw new AvatarNotFoundError();
   const medium = match[2] !== undefined;
   if (target.avatar_source === 'U') {
+    const etag = `"avatar-${target.id}-${target.avatar_version}${medium ? '-medium' : ''}"`;
+    // A copy the client holds is good without a look at storage.
+    if (req.headers['if-none-match'] === etag) {
+      avatarHeaders(reply, etag, UPLOADED_CACHING);
+      return reply.code(304).send();
+    }
     const object = await storageOf(services).get(avatarKey(target.realm_id, target.id, medium));
     // Missing only in a race with a delete: the default stands in.
     if (object) {
-      const etag = `"avatar-${target.id}-${target.avatar_version}${medium ? '-medium' : ''}"`;
-      return sendPng(req, reply, object.body, object.size, etag, UPLOADED_CACHING);
+      avatarHeaders(reply, etag, UPLOADED_CACHING);
+      return reply.header('content-length', object.size).send(object.body);
     }
   }
   const png = defaultAvatarPng(target.id, target.full_name, medium ? MEDIUM_AVATAR_SIZE : DEFAULT_AVATAR_SIZE);
   const etag = `"default-${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
-  return sendPng(req, reply, png, png.length, etag, DEFAULT_CACHING);
+  avatarHeaders(reply, etag, DEFAULT_CACHING);
+  if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.header('content-length', png.length).send(png);
 }
 
 /** GET /avatar/{email_or_id}[/medium]: a redirect to the avatar URL, with the request's query added. */

@@ -73,6 +73,8 @@ for (const dialect of testDialects()) {
       assert.equal((await get(body.avatar_url, 'gus', { 'if-none-match': String(res.headers.etag) })).statusCode, 304);
       // Lost in a race with a delete: the default stands in rather than an error.
       await ctx.services.storage!.delete(avatarKey(realmId(), ctx.seed.users.milo.id));
+      // A copy the client holds is confirmed without storage being read.
+      assert.equal((await get(body.avatar_url, 'gus', { 'if-none-match': String(res.headers.etag) })).statusCode, 304);
       const fallback = await get(body.avatar_url, 'gus');
       assert.equal(fallback.statusCode, 200);
       assert.equal(fallback.headers['cache-control'], 'private, max-age=3600');
