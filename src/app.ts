@@ -15,6 +15,8 @@ import { serveRawPolls } from './http/raw-polls.js';
 import { registerLoginPages } from './http/login-pages.js';
 import { registerUploadRoutes } from './http/serve-uploads.js';
 import { registerRealmImageRoutes } from './http/serve-realm-images.js';
+import { registerAvatarRoutes } from './http/serve-avatars.js';
+import { setGravatarEnabled } from './lib/user-format.js';
 import { receivePart, uploadLimitBytes } from './http/upload-receive.js';
 import { EMOJI_DATA_PATH } from './lib/emoji.js';
 import { registerWebClient } from './http/web-client.js';
@@ -33,6 +35,8 @@ const NODE_REQUEST_TIMEOUT_MS = 300_000;
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
 export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  // A server-wide setting that avatar URLs everywhere follow (see src/lib/user-format.ts).
+  setGravatarEnabled(services.config.enableGravatar);
   const app = Fastify({
     logger: false,
     // The client's address (for rate limits) comes from X-Forwarded-For only through named proxies.
@@ -99,6 +103,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   }
   registerUploadRoutes(app, services);
   registerRealmImageRoutes(app, services);
+  registerAvatarRoutes(app, services);
   // A known path with an unsupported method answers 405 with the methods it does support.
   for (const [url, allowed] of methodsByUrl) {
     const others = METHODS.filter((m) => !allowed.includes(m));

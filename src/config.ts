@@ -54,6 +54,11 @@ export interface Config {
   metrics: boolean;
   /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (and is on). */
   metricsToken: string | null;
+  /**
+   * Users without an uploaded avatar get a Gravatar (an outside service, which then learns who reads
+   * the organization) instead of Confab's generated default (ENABLE_GRAVATAR).
+   */
+  enableGravatar: boolean;
 }
 
 export const defaultConfig: Config = {
@@ -85,6 +90,7 @@ export const defaultConfig: Config = {
   unclaimedUploadDays: 30,
   metrics: false,
   metricsToken: null,
+  enableGravatar: false,
 };
 
 type Key = keyof Config;
@@ -114,6 +120,7 @@ const FLAGS: Record<string, Key> = {
   'unclaimed-upload-days': 'unclaimedUploadDays',
   metrics: 'metrics',
   'metrics-token': 'metricsToken',
+  'enable-gravatar': 'enableGravatar',
 };
 
 const RATE_LIMIT_RULES = ['rateLimitUser', 'rateLimitIp', 'rateLimitLogin', 'rateLimitAuthIp'] as const;

@@ -45,6 +45,7 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --unclaimed-upload-days N  uploads no message links are removed after N days (default 30)
   --metrics              Prometheus metrics at /metrics (default off)
   --metrics-token T      /metrics only with Authorization: Bearer T (turns metrics on)
+  --enable-gravatar      users without an uploaded avatar get a Gravatar (default: Confab's own default avatar)
 `;
 
 /** How long a graceful stop (SIGINT, SIGTERM) may take before the process exits regardless. */
@@ -77,6 +78,7 @@ async function main() {
       'rate-limit-login': { type: 'string' }, 'rate-limit-auth-ip': { type: 'string' }, 'trusted-proxies': { type: 'string' },
       'storage-url': { type: 'string' }, 'max-file-upload-size-mib': { type: 'string' }, 'upload-quota-mib': { type: 'string' },
       'unclaimed-upload-days': { type: 'string' }, metrics: { type: 'boolean' }, 'metrics-token': { type: 'string' },
+      'enable-gravatar': { type: 'boolean' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },

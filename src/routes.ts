@@ -116,6 +116,8 @@ import checkMessagesMatchNarrow from './endpoints/check-messages-match-narrow.js
 import getStreamTopics from './endpoints/get-stream-topics.js';
 import updateSubscriptions from './endpoints/update-subscriptions.js';
 import getSubscriptionStatus from './endpoints/get-subscription-status.js';
+import setAvatar from './endpoints/set-avatar.js';
+import deleteAvatar from './endpoints/delete-avatar.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -213,6 +215,8 @@ export const routes: Endpoint[] = [
   removeAndroidToken, //     DELETE /users/me/android_gcm_reg_id
   addApnsToken, //           POST   /users/me/apns_device_token
   removeApnsToken, //        DELETE /users/me/apns_device_token
+  setAvatar, //              POST   /users/me/avatar
+  deleteAvatar, //           DELETE /users/me/avatar
   muteUser, //               POST   /users/me/muted_users/{muted_user_id}
   unmuteUser, //             DELETE /users/me/muted_users/{muted_user_id}
   updateStatus, //           POST   /users/me/status

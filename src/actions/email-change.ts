@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import type { MailMessage } from '../lib/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
-import { avatarUrl, canSeeDeliveryEmail, emailIsPublic, placeholderUserId } from '../lib/user-format.js';
+import { avatarUrl, canSeeDeliveryEmail, emailIsPublic, isGravatarEnabled, placeholderUserId } from '../lib/user-format.js';
 import { getRealmById } from '../queries/realms.js';
 import { getUserByEmail, getUserById, listUsers } from '../queries/users.js';
 import { mediumAvatarUrl } from '../events/state/users.js';
@@ -149,7 +149,8 @@ async function announceEmailChange(ctx: SystemContext, realm: RealmRow, user: Us
   const seers = everyone.filter((viewer) => canSeeDeliveryEmail(viewer, user)).map((viewer) => viewer.id);
   ctx.events.send({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: user.delivery_email } }, seers);
   if (!isPublic) return;
-  if (user.avatar_source === 'G') {
+  // Confab's default avatar does not depend on the address; only a Gravatar follows it.
+  if (user.avatar_source === 'G' && isGravatarEnabled()) {
     const url = avatarUrl(user, false)!;
     ctx.events.send(
       {

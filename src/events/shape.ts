@@ -3,7 +3,7 @@
 import type { UserRow } from '../db/schema.js';
 import type { MessagePredicate } from '../lib/narrow/predicate.js';
 import type { MessageFacts } from '../lib/narrow/types.js';
-import { emailIsPublic } from '../lib/user-format.js';
+import { clientDerivesAvatar } from '../lib/user-format.js';
 import type { EventQueue } from './queue.js';
 import type { ApiEvent } from './types.js';
 
@@ -58,7 +58,7 @@ function shapeMessage(entry: ShapeTarget, event: ApiEvent, shapes: Map<string, A
   if (facts && entry.matches && !entry.matches(messageFacts(original, facts))) return [];
   const { spec } = entry.queue;
   const raw = Boolean(facts && !spec.applyMarkdown);
-  const noAvatar = Boolean(facts && spec.clientGravatar && facts.sender.avatar_source === 'G' && emailIsPublic(facts.sender));
+  const noAvatar = Boolean(facts && clientDerivesAvatar(facts.sender, spec.clientGravatar));
   const echo = event.sender_queue_id !== undefined && event.sender_queue_id === entry.queue.id && event.local_message_id !== undefined;
   const key = MESSAGE_SHAPES[(raw ? 4 : 0) | (noAvatar ? 2 : 0) | (echo ? 1 : 0)]!;
   const known = shapes.get(key);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { UserRow } from '../db/schema.js';
 import { Role } from './roles.js';
-import { apiEmailOf, avatarUrl, canSeeDeliveryEmail, emailNamesUser, gravatarUrl, placeholderUserId } from './user-format.js';
+import { apiEmailOf, avatarUrl, canSeeDeliveryEmail, clientDerivesAvatar, emailNamesUser, gravatarUrl, placeholderUserId, setGravatarEnabled } from './user-format.js';
 
 const URL_WITH_PORT = 'http://Chat.Example.org:9991';
 
@@ -48,10 +48,32 @@ describe('addresses and their visibility', () => {
     assert.equal(emailNamesUser(member, target, 'user4@chat.example.org', URL_WITH_PORT), false);
   });
 
-  it('derives gravatars from the API email, and leaves them to the client only for public addresses', () => {
+  it('with Gravatar on, derives gravatars from the API email, and leaves them to the client only for public addresses', (t) => {
+    setGravatarEnabled(true);
+    t.after(() => setGravatarEnabled(false));
+    assert.equal(clientDerivesAvatar(user(3, 1), true), true);
+    assert.equal(clientDerivesAvatar(user(3, 3), true), false);
     assert.equal(avatarUrl(user(3, 3), false), gravatarUrl('user3@chat.example.org', 1));
     assert.equal(avatarUrl(user(3, 3), true), gravatarUrl('user3@chat.example.org', 1));
     assert.equal(avatarUrl(user(3, 1), true), null);
     assert.equal(avatarUrl(user(3, 1), false), gravatarUrl('real3@example.net', 1));
+  });
+
+  it('without Gravatar (the default), points every user at a Confab URL, client_gravatar or not', () => {
+    setGravatarEnabled(false);
+    for (const visibility of [1, 3]) {
+      for (const clientGravatar of [true, false]) {
+        assert.equal(avatarUrl(user(3, visibility, { avatar_version: 4 }), clientGravatar), '/user_avatars/1/3.png?version=4');
+        assert.equal(clientDerivesAvatar(user(3, visibility), clientGravatar), false);
+      }
+    }
+    assert.equal(avatarUrl(user(5, 1, { avatar_source: 'U', avatar_version: 2 }), true), '/user_avatars/1/5.png?version=2');
+  });
+
+  it('with Gravatar on, still points uploaded avatars at Confab', (t) => {
+    setGravatarEnabled(true);
+    t.after(() => setGravatarEnabled(false));
+    assert.equal(avatarUrl(user(5, 1, { avatar_source: 'U', avatar_version: 2 }), true), '/user_avatars/1/5.png?version=2');
+    assert.equal(clientDerivesAvatar(user(5, 1, { avatar_source: 'U' }), true), false);
   });
 });

@@ -83,17 +83,42 @@ export function emailNamesUser(viewer: Pick<UserRow, 'id' | 'role'>, target: Use
   return placeholderUserId(lowered, realmUrl) === target.id;
 }
 
+// Whether users without an upload get a Gravatar: the operator's --enable-gravatar (the reference's
+// ENABLE_GRAVATAR setting). A server-wide setting, fixed when the app is built (buildApp sets it).
+let gravatarEnabled = false;
+
+export function setGravatarEnabled(enabled: boolean): void {
+  gravatarEnabled = enabled;
+}
+
+export function isGravatarEnabled(): boolean {
+  return gravatarEnabled;
+}
+
+/**
+ * Whether a client that asked for client_gravatar derives this user's avatar itself, so avatar_url
+ * is null: only for a Gravatar in use, and only from a public address (the client hashes the API
+ * email). Without Gravatar every client is sent real URLs, as the reference does.
+ */
+export function clientDerivesAvatar(target: Pick<UserRow, 'avatar_source' | 'is_bot' | 'settings'>, clientGravatar: boolean): boolean {
+  return clientGravatar && gravatarEnabled && target.avatar_source === 'G' && emailIsPublic(target);
+}
+
+/** Where a user's avatar is served: the upload, or (source 'G' without Gravatar) Confab's default. */
+export function avatarPath(realmId: number, userId: number, medium = false): string {
+  return `/user_avatars/${realmId}/${userId}${medium ? '-medium' : ''}.png`;
+}
+
 /**
  * avatar_url. A gravatar is derived from the API email, never from a hidden address (the hash would
- * give the address away); null when the client derives gravatars itself, which it can only from a
- * public address.
+ * give the address away); null when the client derives gravatars itself (clientDerivesAvatar).
  */
 export function avatarUrl(target: UserRow, clientGravatar: boolean): string | null {
-  if (target.avatar_source === 'G') {
-    if (clientGravatar && emailIsPublic(target)) return null;
+  if (target.avatar_source === 'G' && gravatarEnabled) {
+    if (clientDerivesAvatar(target, clientGravatar)) return null;
     return gravatarUrl(target.email, target.avatar_version);
   }
-  return `/user_avatars/${target.realm_id}/${target.id}.png?version=${target.avatar_version}`;
+  return `${avatarPath(target.realm_id, target.id)}?version=${target.avatar_version}`;
 }
 
 export interface UserDictOptions {

@@ -8,7 +8,7 @@ import { queueSpec } from '../support/queue-spec.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
-import { gravatarUrl } from '../../src/lib/user-format.js';
+import { avatarPath, gravatarUrl, setGravatarEnabled } from '../../src/lib/user-format.js';
 import { waitUntil } from '../support/wait.js';
 
 for (const dialect of testDialects()) {
@@ -215,8 +215,17 @@ for (const dialect of testDialects()) {
       assert.equal(event.internal, undefined);
     });
 
-    it('leaves avatar_url null for client_gravatar clients only when the sender email is public', async () => {
+    it('sends client_gravatar clients real avatar URLs while Gravatar is off (the default)', async () => {
+      const { mark, olivia } = ctx.seed.users;
+      const queue = await create(olivia, { clientGravatar: true });
+      expectSuccess(await sendToGeneral('mark', 'avatars', 'no gravatar'));
+      assert.equal(expectSuccess(await poll('olivia', queue.id)).events[0].message.avatar_url, `${avatarPath(ctx.seed.realm.id, mark.id)}?version=1`);
+    });
+
+    it('with --enable-gravatar, leaves avatar_url null for client_gravatar clients only when the sender email is public', async (t) => {
       const { mark, mona, olivia } = ctx.seed.users;
+      setGravatarEnabled(true);
+      t.after(() => setGravatarEnabled(false));
       const admins = await create(olivia, { clientGravatar: true });
       const member = await create(mona, { clientGravatar: true });
       const plain = await create(olivia);

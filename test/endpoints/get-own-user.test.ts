@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { gravatarUrl } from '../../src/lib/user-format.js';
+import { avatarPath } from '../../src/lib/user-format.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -16,7 +16,7 @@ for (const dialect of testDialects()) {
       assert.equal(body.user_id, ctx.seed.users.mona.id);
       assert.equal(body.email, 'mona@confab.test');
       assert.equal(body.delivery_email, 'mona@confab.test');
-      assert.equal(body.avatar_url, gravatarUrl('mona@confab.test', 1));
+      assert.equal(body.avatar_url, `${avatarPath(ctx.seed.realm.id, ctx.seed.users.mona.id)}?version=1`);
       assert.deepEqual(body.profile_data, {});
       assert.equal(body.max_message_id, -1);
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runSystemAction } from '../../src/actions/context.js';
 import { doCreateRealm } from '../../src/actions/realm-create.js';
-import { gravatarUrl } from '../../src/lib/user-format.js';
+import { avatarPath } from '../../src/lib/user-format.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -19,7 +19,8 @@ for (const dialect of testDialects()) {
       assert.equal(body.user.user_id, mona.id);
       assert.equal(body.user.full_name, 'Mona Member');
       assert.equal(body.user.role, 400);
-      assert.equal(body.user.avatar_url, null);
+      // Without --enable-gravatar, client_gravatar (on by default) changes nothing: a real URL.
+      assert.equal(body.user.avatar_url, `${avatarPath(ctx.seed.realm.id, mona.id)}?version=1`);
       assert.equal('profile_data' in body.user, false);
     });
 
@@ -28,7 +29,7 @@ for (const dialect of testDialects()) {
       const body = expectSuccess(
         await ctx.as('mark').get(`/users/${mona.id}`, { client_gravatar: false, include_custom_profile_fields: true }),
       );
-      assert.equal(body.user.avatar_url, gravatarUrl('mona@confab.test', 1));
+      assert.equal(body.user.avatar_url, `${avatarPath(ctx.seed.realm.id, ctx.seed.users.mona.id)}?version=1`);
       assert.deepEqual(body.user.profile_data, {});
     });
 
@@ -65,7 +66,7 @@ for (const dialect of testDialects()) {
       const body = expectSuccess(
         await ctx.as('mark').get('/users/mona@confab.test', { client_gravatar: false, include_custom_profile_fields: true }),
       );
-      assert.equal(body.user.avatar_url, gravatarUrl('mona@confab.test', 1));
+      assert.equal(body.user.avatar_url, `${avatarPath(ctx.seed.realm.id, ctx.seed.users.mona.id)}?version=1`);
       assert.deepEqual(body.user.profile_data, {});
     });
 

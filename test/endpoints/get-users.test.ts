@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { gravatarUrl } from '../../src/lib/user-format.js';
+import { avatarPath } from '../../src/lib/user-format.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -48,17 +48,18 @@ for (const dialect of testDialects()) {
           bot_owner_id: null,
           role: 200,
           timezone: '',
-          avatar_url: null,
+          // Without --enable-gravatar every client gets real URLs, client_gravatar or not.
+          avatar_url: `${avatarPath(ctx.seed.realm.id, ctx.seed.users.adam.id)}?version=1`,
           avatar_version: 1,
         },
       );
       assert.match(adam.date_joined, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
     });
 
-    it('sends gravatar URLs when client_gravatar is false, and profile data on request (humans only)', async () => {
+    it('sends avatar URLs when client_gravatar is false, and profile data on request (humans only)', async () => {
       const body = expectSuccess(await ctx.as('mark').get('/users', { client_gravatar: false, include_custom_profile_fields: true }));
       const mona = body.members.find((m: any) => m.user_id === ctx.seed.users.mona.id);
-      assert.equal(mona.avatar_url, gravatarUrl('mona@confab.test', 1));
+      assert.equal(mona.avatar_url, `${avatarPath(ctx.seed.realm.id, ctx.seed.users.mona.id)}?version=1`);
       assert.deepEqual(mona.profile_data, {});
       const bot = body.members.find((m: any) => m.user_id === ctx.seed.users.welcomeBot.id);
       assert.equal('profile_data' in bot, false);

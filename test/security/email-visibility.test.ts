@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { up as hidePrivateAddresses } from '../../src/db/migrations/2026_11_25_000000_hide_private_addresses.js';
 import type { DevUserName } from '../../src/dev-seed.js';
-import { gravatarUrl } from '../../src/lib/user-format.js';
+import { gravatarUrl, setGravatarEnabled } from '../../src/lib/user-format.js';
 import { ApiClient, type ApiResponse, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -39,10 +39,14 @@ for (const dialect of testDialects()) {
     let ctx: TestContext;
     const targets: Target[] = [];
     before(async () => {
-      ctx = await setup(dialect);
+      // With Gravatar on, where a hash of the address could give a hidden address away.
+      ctx = await setup(dialect, { config: { enableGravatar: true } });
       for (const visibility of [1, 2, 3, 4, 5]) targets.push(await createWithVisibility(visibility, `vis${visibility}@example.org`));
     });
-    after(() => ctx.close());
+    after(async () => {
+      await ctx.close();
+      setGravatarEnabled(false);
+    });
 
     /** A new account, created through the API while the organization's default is `visibility`. */
     async function createWithVisibility(visibility: number, real: string): Promise<Target> {
