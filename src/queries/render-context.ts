@@ -4,11 +4,12 @@
 import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
-import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/markdown/index.js';
+import type { MentionableGroup, MentionableUser, RenderContext, UploadedImagePreview } from '../lib/markdown/index.js';
 import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { resolveSettings } from '../lib/settings-registry.js';
+import { thumbnailUrl } from '../lib/thumbnails.js';
 import { getStreamsByNames } from './streams.js';
 import { isStorableText } from './users.js';
 
@@ -19,6 +20,7 @@ const MAX_TOPIC_LINKS = 20;
 const USER_CANDIDATE = /@_?\*\*([^*]{1,200})\*\*/g;
 const GROUP_CANDIDATE = /@_?\*([^*]{1,200})\*/g;
 const STREAM_CANDIDATE = /#\*\*([^*]{1,200})\*\*/g;
+const UPLOAD_CANDIDATE = /user_uploads\/(\d{1,10}\/[^\s()[\]"'<>?#]{1,1000})/g;
 
 function candidates(content: string, pattern: RegExp): string[] {
   const found = new Set<string>();
@@ -138,6 +140,28 @@ async function latestTopicMessages(
   return latest;
 }
 
+/** Previews of the uploaded images the content may link (the renderer decides which it shows). */
+async function uploadedImages(db: DbOrTx, realmId: number, content: string): Promise<Map<string, UploadedImagePreview>> {
+  const paths = new Set<string>();
+  for (const match of content.matchAll(UPLOAD_CANDIDATE)) {
+    if (paths.size >= MAX_CANDIDATES) break;
+    try {
+      paths.add(decodeURIComponent(match[1]!));
+    } catch {
+      paths.add(match[1]!);
+    }
+  }
+  if (paths.size === 0) return new Map();
+  const rows = await db
+    .selectFrom('attachment')
+    .innerJoin('image_attachment', 'image_attachment.attachment_id', 'attachment.id')
+    .select(['attachment.path_id', 'image_attachment.frames'])
+    .where('attachment.realm_id', '=', realmId)
+    .where('attachment.path_id', 'in', [...paths])
+    .execute();
+  return new Map(rows.map((row) => [row.path_id, { src: thumbnailUrl(row.path_id, row) }]));
+}
+
 /** A render context for `viewer` (the sender) over `content`, with every lookup answered from memory. */
 export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: UserRow, content: string): Promise<RenderContext> {
   const userTexts = content.includes('@') ? candidates(content, USER_CANDIDATE) : [];
@@ -148,6 +172,7 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
   const streams = streamTexts.length > 0 ? await visibleStreams(db, realm.id, viewer, streamTexts) : new Map();
   const topics = streams.size > 0 ? await latestTopicMessages(db, viewer, streams, streamTexts) : new Map<string, number>();
   const linkifiers = await realmLinkifiers(db, realm.id);
+  const images = realmSettings(realm).inline_image_preview && content.includes('user_uploads/') ? await uploadedImages(db, realm.id, content) : null;
   return {
     lookupUser: userLookup(users),
     lookupUserGroup: (name) => groups.get(name),
@@ -157,5 +182,6 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
     defaultCodeLanguage: realmSettings(realm).default_code_block_language || undefined,
     realmUrl: realm.url.replace(/\/+$/, ''),
     translateEmoticons: resolveSettings(viewer.settings).translate_emoticons === true,
+    ...(images ? { uploadedImage: (pathId: string) => images.get(pathId) } : {}),
   };
 }
