@@ -84,7 +84,7 @@ export function withinPixelLimit(image: ImageFacts): boolean {
   return image.width * image.height * image.frames <= MAX_THUMBNAIL_INPUT_PIXELS;
 }
 
-type SharpFactory = (input?: string | Buffer, options?: SharpOptions) => Sharp;
+type SharpFactory = ((input: string | Buffer, options?: SharpOptions) => Sharp) & ((options: SharpOptions) => Sharp);
 let sharpModule: Promise<SharpFactory> | undefined;
 
 function loadSharp(): Promise<SharpFactory> {
@@ -117,7 +117,7 @@ export async function probeImage(filePath: string, contentType: string): Promise
  */
 export async function renderThumbnail(source: Readable, format: ThumbnailFormat): Promise<Buffer> {
   const sharp = await loadSharp();
-  const pipeline = sharp(undefined, { animated: format.animated, limitInputPixels: MAX_THUMBNAIL_INPUT_PIXELS })
+  const pipeline = sharp({ animated: format.animated, limitInputPixels: MAX_THUMBNAIL_INPUT_PIXELS })
     .rotate()
     .resize({ width: format.maxWidth, height: format.maxHeight, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 80 })
