@@ -88,7 +88,12 @@ type SharpFactory = ((input: string | Buffer, options?: SharpOptions) => Sharp) 
 let sharpModule: Promise<SharpFactory> | undefined;
 
 function loadSharp(): Promise<SharpFactory> {
-  sharpModule ??= import('sharp').then((m) => (m.default ?? m) as unknown as SharpFactory);
+  sharpModule ??= import('sharp').then((m) => {
+    const sharp = m.default ?? m;
+    // Each image is read once: libvips' operation cache would only hold memory (up to 50 MB).
+    sharp.cache(false);
+    return sharp as unknown as SharpFactory;
+  });
   return sharpModule;
 }
 

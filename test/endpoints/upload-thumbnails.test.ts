@@ -135,11 +135,17 @@ for (const dialect of testDialects()) {
         const bomb = await upload('mark', 'bomb.png', decompressionBomb(), 'image/png');
         const liar = await upload('mark', 'evil.png', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/png');
         const text = await upload('mark', 'notes.txt', 'hello', 'text/plain');
-        const id = await send('mark', 'general', `[bomb.png](${bomb}) [evil.png](${liar}) [notes.txt](${text})`);
+        const empty = await upload('mark', 'empty.png', '', 'image/png');
+        const id = await send('mark', 'general', `[bomb.png](${bomb}) [evil.png](${liar}) [notes.txt](${text}) [empty.png](${empty})`);
         await thumbnailsIdle(ctx.services);
         assert.ok(Date.now() - started < 10_000);
-        assert.equal(await rendered(id), `<p><a href="${bomb}">bomb.png</a> <a href="${liar}">evil.png</a> <a href="${text}">notes.txt</a></p>`);
-        for (const uri of [bomb, liar, text]) assert.equal((await fetchFile('mark', thumbOf(uri))).statusCode, 404, uri);
+        assert.equal(
+          await rendered(id),
+          `<p><a href="${bomb}">bomb.png</a> <a href="${liar}">evil.png</a> <a href="${text}">notes.txt</a> <a href="${empty}">empty.png</a></p>`,
+        );
+        for (const uri of [bomb, liar, text, empty]) assert.equal((await fetchFile('mark', thumbOf(uri))).statusCode, 404, uri);
+        const nothing = await fetchFile('mark', empty);
+        assert.deepEqual([nothing.statusCode, nothing.headers['content-type'], nothing.headers['content-disposition'], nothing.body], [200, 'application/octet-stream', 'attachment; filename="empty.png"', '']);
         assert.equal((await fetchFile('mark', bomb)).statusCode, 200);
         const svg = await fetchFile('mark', liar);
         assert.equal(svg.headers['content-type'], 'application/octet-stream');
