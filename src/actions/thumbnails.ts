@@ -63,6 +63,12 @@ async function render(services: Services, attachment: AttachmentRow, format: Thu
       throw error;
     }
     await storeBuffer(services, key, thumbnail);
+    // The upload may have been deleted while its thumbnail was being made: leave nothing behind.
+    const kept = await services.db.selectFrom('attachment').select('id').where('id', '=', attachment.id).executeTakeFirst();
+    if (!kept) {
+      await storage.delete(key);
+      return false;
+    }
     return true;
   } catch (error) {
     services.log?.warn({ err: error, path: attachment.path_id, format: format.name }, 'could not make a thumbnail');

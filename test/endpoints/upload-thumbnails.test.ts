@@ -185,6 +185,14 @@ for (const dialect of testDialects()) {
         for (let i = 0; i < 50 && (await stored(key)) !== null; i++) await new Promise((r) => setTimeout(r, 20));
         assert.equal(await stored(key), null);
         assert.equal((await fetchFile('maya', thumbOf(uri))).statusCode, 404);
+        // Deleted while its thumbnail is still being made: nothing is left either way.
+        const quick = await upload('maya', 'quick.png', await pngImage(900, 900), 'image/png');
+        const quickId = (expectSuccess(await ctx.as('maya').get('/attachments')).attachments as Array<{ id: number; path_id: string }>).find((a) => quick.endsWith(a.path_id))!.id;
+        expectSuccess(await ctx.as('maya').delete(`/attachments/${quickId}`));
+        await thumbnailsIdle(ctx.services);
+        const quickKey = `thumbnail/${quick.slice('/user_uploads/'.length)}/840x560.webp`;
+        for (let i = 0; i < 50 && (await stored(quickKey)) !== null; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(await stored(quickKey), null);
       });
 
       it('lets spectators read what web-public streams link, when the organization allows them', async () => {
