@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { storageOf } from '../adapters/storage/services.js';
 import { ensureThumbnail, imageOfAttachment } from '../actions/thumbnails.js';
-import type { AttachmentRow, RealmRow, UserRow } from '../db/schema.js';
+import type { AttachmentRow, UserRow } from '../db/schema.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import { realmSettings, webPublicAccessEnabled } from '../lib/realm-settings.js';
 import { hasFormat, THUMBNAIL_CONTENT_TYPE, thumbnailFileName, thumbnailFormat, thumbnailKey } from '../lib/thumbnails.js';
@@ -107,7 +107,7 @@ function originalFile(attachment: AttachmentRow): ServedFile {
  */
 async function spectatorAttachment(services: Services, req: FastifyRequest, reply: FastifyReply, realmIdStr: string, rest: string): Promise<AttachmentRow | null> {
   if (req.headers.authorization !== undefined || hasSessionCookie(req)) return null;
-  const realm: RealmRow | undefined = await getRealmForHost(services.db, req.headers.host);
+  const realm = await getRealmForHost(services.db, req.headers.host);
   if (!realm || !webPublicAccessEnabled(services.config, realmSettings(realm))) return null;
   reply.headers(await rateLimiterFor(services).unauthenticated(req.ip));
   if (!/^\d{1,10}$/.test(realmIdStr) || Number(realmIdStr) !== realm.id) throw new FileNotFoundError();
