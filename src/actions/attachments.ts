@@ -6,13 +6,17 @@ import { ApiError } from '../errors.js';
 import { linkedUploadPaths } from '../lib/uploads.js';
 import { attachmentDict, canReadAttachment, uploadSpaceUsed } from '../queries/attachments.js';
 import { storageOf } from '../adapters/storage/services.js';
+import type { ImageFacts } from '../lib/thumbnails.js';
 import type { ActionContext, SystemContext } from './context.js';
+import { deleteThumbnails } from './thumbnails.js';
 
 export interface NewAttachment {
   fileName: string;
   pathId: string;
   contentType: string;
   size: number;
+  /** Set for an image messages may preview (see lib/thumbnails.ts probeImage). */
+  image?: ImageFacts | null;
 }
 
 async function announce(ctx: SystemContext, op: 'add' | 'update', row: AttachmentRow): Promise<void> {
@@ -36,6 +40,9 @@ export async function doCreateAttachment(ctx: ActionContext, file: NewAttachment
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (file.image) {
+    await ctx.tx.insertInto('image_attachment').values({ attachment_id: row.id, width: file.image.width, height: file.image.height, frames: file.image.frames }).execute();
+  }
   await announce(ctx, 'add', row);
   return row;
 }
@@ -83,6 +90,8 @@ export async function unlinkDeletedMessages(ctx: SystemContext, messageIds: numb
 async function deleteAttachments(ctx: SystemContext, rows: AttachmentRow[]): Promise<void> {
   if (rows.length === 0) return;
   const ids = rows.map((r) => r.id);
+  const images = new Map((await ctx.tx.selectFrom('image_attachment').selectAll().where('attachment_id', 'in', ids).execute()).map((i) => [i.attachment_id, i]));
+  await ctx.tx.deleteFrom('image_attachment').where('attachment_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('attachment_message').where('attachment_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('attachment').where('id', 'in', ids).execute();
   for (const row of rows) {
@@ -91,7 +100,9 @@ async function deleteAttachments(ctx: SystemContext, rows: AttachmentRow[]): Pro
   const storage = storageOf(ctx.services);
   ctx.events.afterCommit(() => {
     for (const row of rows) {
-      storage.delete(row.path_id).catch((error: unknown) => ctx.services.log?.warn({ err: error, path: row.path_id }, 'could not delete an uploaded file'));
+      const image = images.get(row.id);
+      const removal = image ? storage.delete(row.path_id).then(() => deleteThumbnails(ctx.services, row.path_id, image)) : storage.delete(row.path_id);
+      removal.catch((error: unknown) => ctx.services.log?.warn({ err: error, path: row.path_id }, 'could not delete an uploaded file'));
     }
   });
 }

@@ -293,6 +293,14 @@ export interface AttachmentMessageTable {
   message_id: number;
 }
 
+/** An upload Confab can preview: its pixel size (one frame) and frame count. */
+export interface ImageAttachmentTable {
+  attachment_id: number;
+  width: number;
+  height: number;
+  frames: number;
+}
+
 export interface UserPresenceTable {
   user_id: number;
   realm_id: number;
@@ -382,6 +390,7 @@ export interface Database {
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_emoji: RealmEmojiTable;
+  image_attachment: ImageAttachmentTable;
 }
 
 /** A custom emoji; its image is in file storage (see lib/emoji-image.ts). Deleting deactivates. */
@@ -406,6 +415,7 @@ export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserProfileTable>;
 export type StreamRow = Selectable<StreamTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
+export type ImageAttachmentRow = Selectable<ImageAttachmentTable>;
 export type RecipientRow = Selectable<RecipientTable>;
 export type SubscriptionRow = Selectable<SubscriptionTable>;
 export type MessageRow = Selectable<MessageTable>;

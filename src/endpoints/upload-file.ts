@@ -3,10 +3,12 @@ import type { RouteHandlerMethod } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { doCreateAttachment } from '../actions/attachments.js';
 import { runAction } from '../actions/context.js';
+import { queueThumbnail } from '../actions/thumbnails.js';
 import { storageOf } from '../adapters/storage/services.js';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
 import { authenticateUpload, discardSpooled, receivedUpload, SPOOL_UPLOADS } from '../http/upload-receive.js';
+import { probeImage } from '../lib/thumbnails.js';
 import { displayName, storedContentType, storedName } from '../lib/uploads.js';
 import { uploadSpaceUsed } from '../queries/attachments.js';
 import type { Services } from '../services.js';
@@ -29,10 +31,13 @@ function handler(services: Services): RouteHandlerMethod {
       const name = displayName(part.fileName);
       const contentType = storedContentType(part.mimeType, name, head);
       const pathId = `${realm.id}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${storedName(name)}`;
+      // Header only, from the local spool file: whether messages may preview it.
+      const image = await probeImage(file.path, contentType);
       const storage = storageOf(services);
       await storage.putFile(pathId, file, contentType);
       try {
-        await runAction(services, user, realm, (ctx) => doCreateAttachment(ctx, { fileName: name, pathId, contentType, size: file.size }));
+        const row = await runAction(services, user, realm, (ctx) => doCreateAttachment(ctx, { fileName: name, pathId, contentType, size: file.size, image }));
+        if (image) queueThumbnail(services, row, image);
       } catch (error) {
         await storage.delete(pathId);
         throw error;

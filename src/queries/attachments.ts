@@ -1,6 +1,6 @@
 // Reading uploads: a user's attachments with the messages that link them, the organization's
 // used space, and whether a user may read a given file.
-import type { AttachmentRow, DbOrTx, UserRow } from '../db/schema.js';
+import { type AttachmentRow, type DbOrTx, RecipientType, type UserRow } from '../db/schema.js';
 import { InvalidMessageError } from '../errors.js';
 import { accessMessage } from './messages.js';
 
@@ -81,4 +81,26 @@ export async function canReadAttachment(db: DbOrTx, viewer: UserRow, attachment:
     }
   }
   return false;
+}
+
+/**
+ * Whether spectators may read the file: a message in one of its organization's web-public streams
+ * links it now (the caller checks that the organization lets spectators in).
+ */
+export async function isWebPublicAttachment(db: DbOrTx, attachment: AttachmentRow): Promise<boolean> {
+  const row = await db
+    .selectFrom('attachment_message')
+    .innerJoin('message', 'message.id', 'attachment_message.message_id')
+    .innerJoin('recipient', 'recipient.id', 'message.recipient_id')
+    .innerJoin('stream', 'stream.id', 'recipient.type_id')
+    .select('message.id')
+    .where('attachment_message.attachment_id', '=', attachment.id)
+    .where('recipient.type', '=', RecipientType.STREAM)
+    .where('stream.realm_id', '=', attachment.realm_id)
+    .where('stream.is_web_public', '=', 1)
+    .where('stream.invite_only', '=', 0)
+    .where('stream.deactivated', '=', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

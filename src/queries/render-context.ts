@@ -4,13 +4,14 @@
 import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
-import type { MentionableGroup, MentionableUser, RenderContext } from '../lib/markdown/index.js';
+import type { MentionableGroup, MentionableUser, RenderContext, UploadedImagePreview } from '../lib/markdown/index.js';
 import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { resolveSettings } from '../lib/settings-registry.js';
 import { emojiPath } from '../lib/realm-images.js';
 import { activeRealmEmojiNamed } from './realm-emoji.js';
+import { thumbnailUrl } from '../lib/thumbnails.js';
 import { getStreamsByNames } from './streams.js';
 import { isStorableText } from './users.js';
 
@@ -23,6 +24,7 @@ const GROUP_CANDIDATE = /@_?\*([^*]{1,200})\*/g;
 const STREAM_CANDIDATE = /#\*\*([^*]{1,200})\*\*/g;
 // Custom emoji names (lib/emoji-names.ts); the lookahead also finds :b: in :a:b:.
 const EMOJI_CANDIDATE = /:(?=([0-9a-z_-]{1,100}):)/g;
+const UPLOAD_CANDIDATE = /user_uploads\/(\d{1,10}\/[^\s()[\]"'<>?#]{1,1000})/g;
 
 function candidates(content: string, pattern: RegExp): string[] {
   const found = new Set<string>();
@@ -142,6 +144,28 @@ async function latestTopicMessages(
   return latest;
 }
 
+/** Previews of the uploaded images the content may link (the renderer decides which it shows). */
+async function uploadedImages(db: DbOrTx, realmId: number, content: string): Promise<Map<string, UploadedImagePreview>> {
+  const paths = new Set<string>();
+  for (const match of content.matchAll(UPLOAD_CANDIDATE)) {
+    if (paths.size >= MAX_CANDIDATES) break;
+    try {
+      paths.add(decodeURIComponent(match[1]!));
+    } catch {
+      paths.add(match[1]!);
+    }
+  }
+  if (paths.size === 0) return new Map();
+  const rows = await db
+    .selectFrom('attachment')
+    .innerJoin('image_attachment', 'image_attachment.attachment_id', 'attachment.id')
+    .select(['attachment.path_id', 'image_attachment.frames'])
+    .where('attachment.realm_id', '=', realmId)
+    .where('attachment.path_id', 'in', [...paths])
+    .execute();
+  return new Map(rows.map((row) => [row.path_id, { src: thumbnailUrl(row.path_id, row) }]));
+}
+
 /** A render context for `viewer` (the sender) over `content`, with every lookup answered from memory. */
 export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: UserRow, content: string): Promise<RenderContext> {
   const userTexts = content.includes('@') ? candidates(content, USER_CANDIDATE) : [];
@@ -154,6 +178,7 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
   const linkifiers = await realmLinkifiers(db, realm.id);
   const emojiNames = content.includes(':') ? candidates(content, EMOJI_CANDIDATE) : [];
   const customEmoji = await activeRealmEmojiNamed(db, realm.id, emojiNames);
+  const images = realmSettings(realm).inline_image_preview && content.includes('user_uploads/') ? await uploadedImages(db, realm.id, content) : null;
   return {
     lookupUser: userLookup(users),
     lookupUserGroup: (name) => groups.get(name),
@@ -167,5 +192,6 @@ export async function renderContextFor(db: DbOrTx, realm: RealmRow, viewer: User
       const emoji = customEmoji.get(name);
       return emoji && emojiPath(emoji.realm_id, emoji.file_name);
     },
+    ...(images ? { uploadedImage: (pathId: string) => images.get(pathId) } : {}),
   };
 }

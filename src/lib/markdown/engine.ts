@@ -5,6 +5,7 @@ import { schemeUrlRule } from './autolink.js';
 import { emojiNameRule } from './emoji-markup.js';
 import { checkBudget, escapeText } from './escape.js';
 import { containerFenceRule, renderFence, spoilerRenderers } from './fences.js';
+import { inlineImagesRule } from './inline-images.js';
 import { inlineMathRule, literalUnderscoreRule, timeRule } from './inline-rules.js';
 import { mentionRule } from './mentions.js';
 import { isSafeUrl } from './safe-url.js';
@@ -47,6 +48,7 @@ function buildEngine(): MarkdownIt {
   md.inline.ruler.before('escape', 'zulip_inline_math', inlineMathRule);
   md.core.ruler.after('block', 'zulip_budget', (state) => checkBudget(state.env as RenderEnv));
   md.core.ruler.push('zulip_text_runs', textRunsRule);
+  md.core.ruler.push('zulip_inline_images', inlineImagesRule);
 
   const rules = md.renderer.rules;
   rules.text = (tokens: Token[], idx: number) => escapeText(tokens[idx]!.content);

@@ -47,6 +47,15 @@ export interface RenderContext {
   translateEmoticons?: boolean;
   /** Rendering budget in milliseconds (default RENDER_TIME_LIMIT_MS, lib/limits.ts). */
   timeLimitMs?: number;
+  /**
+   * The preview of an uploaded image, by path_id ("2/ab/xyz/name.png"): the URL its inline image
+   * shows. Undefined for uploads that get no preview; absent when previews are off.
+   */
+  uploadedImage?: (pathId: string) => UploadedImagePreview | undefined;
+}
+
+export interface UploadedImagePreview {
+  src: string;
 }
 
 export interface RenderResult {
