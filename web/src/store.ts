@@ -5,6 +5,8 @@ import { createApi, type Message } from './api.js';
 import { runEventLoop } from './event-loop.js';
 import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
 import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+import { rememberHits } from './narrow-match.js';
+import { notifyAbout } from './notify.js';
 
 export const api = createApi();
 export const model = signal<Model | null>(null);
@@ -39,6 +41,7 @@ async function loadNarrow(target: Narrow): Promise<void> {
   if (!m) return;
   const { messages } = await api.getMessages(narrowTerms(target), 'newest', 100, 0);
   addMessages(m, messages);
+  if (target.kind === 'search') rememberHits(target, messages.map((msg) => msg.id));
   publish(m);
   if (target.kind === 'stream') {
     const { topics: list } = await api.getTopics(target.streamId);
@@ -51,7 +54,7 @@ export function streamName(id: number): string {
 }
 
 export function go(target: Narrow): void {
-  const hash = narrowToHash(target, streamName);
+  const hash = narrowToHash(target, streamName, personName);
   if (location.hash !== hash) location.hash = hash;
   else setNarrow(target);
 }
@@ -89,7 +92,7 @@ export function start(): void {
   void runEventLoop(
     {
       register: () =>
-        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true }) as never,
+        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true, slim_presence: true }) as never,
       getEvents: (queueId, lastEventId) => api.getEvents(queueId, lastEventId),
     },
     {
@@ -104,6 +107,7 @@ export function start(): void {
         const m = model.value;
         if (!m) return;
         for (const event of events) applyEvent(m, event);
+        notifyAbout(m, events);
         publish(m);
         status.value = '';
       },
@@ -112,4 +116,8 @@ export function start(): void {
       },
     },
   );
+}
+
+export function personName(id: number): string {
+  return model.value?.people.get(id)?.full_name ?? '';
 }
