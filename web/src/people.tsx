@@ -1,9 +1,9 @@
 // The right sidebar: the organization's people with their presence, status and avatar; a click
 // opens the direct messages with them. The tab reports its own presence every minute.
 import { useEffect, useState } from 'preact/hooks';
-import type { Model, Person, UserStatus } from './model.js';
+import type { Model, Person } from './model.js';
 import { narrowToHash } from './narrow.js';
-import { peopleRows, PING_INTERVAL_MS, type PresenceState, takePresences } from './presence.js';
+import { peopleRows, PING_INTERVAL_MS, type PresenceState, statusEmoji, takePresences } from './presence.js';
 import { api, model, personName, streamName } from './store.js';
 import './people.css';
 
@@ -29,16 +29,6 @@ function usePresencePing(): void {
       removeEventListener('visibilitychange', onVisible);
     };
   }, []);
-}
-
-/** A unicode status emoji from its code points ("1f3e0" or "1f469-200d-1f4bb"). */
-export function statusEmoji(status: UserStatus | undefined): string {
-  if (!status?.emoji_code || (status.reaction_type ?? 'unicode_emoji') !== 'unicode_emoji') return '';
-  try {
-    return String.fromCodePoint(...status.emoji_code.split('-').map((hex) => Number.parseInt(hex, 16)));
-  } catch {
-    return '';
-  }
 }
 
 const initials = (name: string) =>

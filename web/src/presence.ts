@@ -75,3 +75,13 @@ export function peopleRows(model: Model, nowSeconds: number): PersonRow[] {
 export function takePresences(model: Model, presences: Record<string, Presence>): void {
   model.presences = new Map(Object.entries(presences).map(([id, p]) => [Number(id), { active_timestamp: p.active_timestamp, idle_timestamp: p.idle_timestamp }]));
 }
+
+/** A unicode status emoji from its code points ("1f3e0" or "1f469-200d-1f4bb"). */
+export function statusEmoji(status: UserStatus | undefined): string {
+  if (!status?.emoji_code || (status.reaction_type ?? 'unicode_emoji') !== 'unicode_emoji') return '';
+  try {
+    return String.fromCodePoint(...status.emoji_code.split('-').map((hex) => Number.parseInt(hex, 16)));
+  } catch {
+    return '';
+  }
+}

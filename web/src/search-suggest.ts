@@ -105,10 +105,11 @@ const matches = (name: string, partial: string) => lower(name).includes(lower(pa
 const ranked = <T>(items: T[], name: (t: T) => string, partial: string) =>
   items.filter((t) => matches(name(t), partial)).sort((a, b) => Number(lower(name(b)).startsWith(lower(partial))) - Number(lower(name(a)).startsWith(lower(partial))));
 
+/** People whose name has a word starting with the text, or whose email starts with it; first names first. */
 function peopleMatching(dir: Directory, partial: string) {
-  return ranked(dir.people, (p) => `${p.full_name} ${p.email}`, partial).sort(
-    (a, b) => Number(lower(b.full_name).startsWith(lower(partial))) - Number(lower(a.full_name).startsWith(lower(partial))),
-  );
+  const p = lower(partial.trim());
+  const hit = (person: Directory['people'][number]) => lower(person.email).startsWith(p) || lower(person.full_name).split(/\s+/).some((w) => w.startsWith(p)) || lower(person.full_name).startsWith(p);
+  return dir.people.filter(hit).sort((a, b) => Number(lower(b.full_name).startsWith(p)) - Number(lower(a.full_name).startsWith(p)));
 }
 
 function operandSuggestions(dir: Directory, before: string, split: Split): Suggestion[] {

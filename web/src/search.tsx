@@ -110,7 +110,7 @@ export function Search({ m }: { m: Model }) {
         onKeyDown={onKeyDown}
       />
       {suggestions.length > 0 && (
-        <ul id="search-suggestions" role="listbox" aria-label="Search suggestions" class="suggestions">
+        <ul id="search-suggestions" role="listbox" aria-label="Suggestions" class="suggestions">
           {suggestions.map((s, i) => (
             <li
               key={s.query}
