@@ -34,7 +34,7 @@ export function Search({ m }: { m: Model }) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const [, setTick] = useState(0);
+  const [tick, setTick] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const dir = directoryOf(m, () => setTick((t) => t + 1));
   // The box says what the open narrow is, as search text.
@@ -42,7 +42,7 @@ export function Search({ m }: { m: Model }) {
     setText(narrow.value.kind === 'all' ? '' : termsToSearch(narrowToTerms(narrow.value), dir));
     setOpen(false);
   }, [narrow.value]);
-  const suggestions = useMemo(() => (open ? suggest(text, dir) : []), [text, open, m, topics.value]);
+  const suggestions = useMemo(() => (open ? suggest(text, dir) : []), [text, open, m, topics.value, tick]);
 
   function submit(query: string) {
     go(termsToNarrow(parseSearch(query, dir)));
