@@ -38,6 +38,9 @@ describe('the web client: search, URLs, sidebars and people', () => {
     await waitUntil(async () => !(await feedTexts(mark)).some((t) => t.includes('Welcome to')));
     // The box now says where we are.
     assert.equal(await search.inputValue(), 'stream:engineering');
+    // Topics of the stream named are suggested too.
+    await search.fill('stream:engineering topic:rel');
+    await mark.getByRole('option', { name: /topic:"release 0\.2"/ }).waitFor();
 
     // A sender from the people suggestions, added to the stream: a search narrow with both.
     await search.fill('stream:engineering sender:mil');
@@ -96,7 +99,7 @@ describe('the web client: search, URLs, sidebars and people', () => {
     await mark.getByRole('article', { name: /Mona Member/ }).first().waitFor();
   });
 
-  check('marks a stream as read from its sidebar row, as the server agrees', async () => {
+  check('marks a stream, then everything, as read from the sidebar, as the server agrees', async () => {
     const mark = pages.get('mark')!;
     const nav = mark.getByRole('navigation');
     await nav.getByRole('link', { name: /Starred/ }).click();
@@ -117,6 +120,18 @@ describe('the web client: search, URLs, sidebars and people', () => {
     });
     assert.equal(left, 0);
     assert.equal(await row.getByRole('button', { name: /as read/ }).count(), 0);
+
+    // And everything at once, from the button by "All messages".
+    const all = nav.getByRole('listitem').filter({ has: mark.getByRole('link', { name: /All messages/ }) });
+    await all.hover();
+    await all.getByRole('button', { name: 'Mark all messages as read' }).click();
+    await waitUntil(async () => (await all.locator('.count').count()) === 0 && (await nav.locator('.count').count()) === 0);
+    const unreadLeft = await mark.evaluate(async () => {
+      const narrow = JSON.stringify([{ operator: 'is', operand: 'unread' }]);
+      return ((await (await fetch(`/json/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(narrow)}`)).json()) as { messages: unknown[] }).messages.length;
+    });
+    assert.equal(unreadLeft, 0);
+    assert.match(await mark.title(), /^Confab Dev · Confab$/);
   });
 
   check('shows people with their presence, status and avatar', async () => {
