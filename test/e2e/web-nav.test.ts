@@ -79,6 +79,19 @@ describe('the web client: search, URLs, sidebars and people', () => {
     await mark.goForward();
     await waitUntil(async () => hashOf(mark) === '#narrow/is/starred');
     assert.equal(await nav.getByRole('link', { name: /Starred/ }).getAttribute('aria-current'), 'page');
+
+    // A message link (Zulip's "near" form) opens its topic.
+    const general = (await nav.getByRole('link', { name: /# general/ }).getAttribute('href'))!;
+    const booked = await mark.evaluate(async () => {
+      const narrow = JSON.stringify([{ operator: 'search', operand: 'booked table' }]);
+      const res = await fetch(`/json/messages?anchor=newest&num_before=1&num_after=0&narrow=${encodeURIComponent(narrow)}`);
+      return ((await res.json()) as { messages: { id: number }[] }).messages[0]!.id;
+    });
+    await mark.evaluate((hash) => (location.hash = hash), `${general}/topic/lunch/near/${booked}`);
+    await waitUntil(async () => {
+      const texts = await feedTexts(mark);
+      return texts.length === 4 && texts[0] === 'Anyone up for lunch at noon?' && texts[3] === 'Booked a table for four.';
+    });
   });
 
   check('opens the direct messages with a person from the people sidebar, and keeps them on reload', async () => {

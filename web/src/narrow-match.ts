@@ -58,6 +58,10 @@ function matchesTerm(term: Term, m: Message, meId: number): boolean {
       return m.type === 'private' && recipientIds(m).includes(Number(operand));
     case 'id':
       return String(m.id) === operand;
+    case 'near':
+    case 'with':
+      // Where to start reading, not which messages.
+      return true;
     case 'is':
       if (operand === 'dm' || operand === 'private') return m.type === 'private';
       if (operand === 'starred') return m.flags.includes('starred');

@@ -133,10 +133,17 @@ export type ApiTerm = { operator: string; operand: string | number | number[]; n
 export function narrowTerms(narrow: Narrow): ApiTerm[] {
   return narrowToTerms(narrow).map((t) => {
     let operand: ApiTerm['operand'] = t.operand;
-    if ((t.operator === 'stream' || t.operator === 'sender' || t.operator === 'id' || t.operator === 'near') && /^\d+$/.test(t.operand)) operand = Number(t.operand);
+    // The server takes ids as numbers for these; `near` stays a string, as its operand must be.
+    if ((t.operator === 'stream' || t.operator === 'sender' || t.operator === 'id') && /^\d+$/.test(t.operand)) operand = Number(t.operand);
     if ((t.operator === 'dm' || t.operator === 'dm-including') && IDS.test(t.operand)) operand = t.operator === 'dm' ? parseIds(t.operand) : Number(t.operand);
     return t.negated ? { operator: t.operator, operand, negated: true } : { operator: t.operator, operand };
   });
+}
+
+/** Where a narrow's messages are fetched around: a message link's `near` (or `with`), else the newest. */
+export function narrowAnchor(narrow: Narrow): number | 'newest' {
+  const near = narrowToTerms(narrow).find((t) => (t.operator === 'near' || t.operator === 'with') && /^\d+$/.test(t.operand));
+  return near ? Number(near.operand) : 'newest';
 }
 
 export function sameNarrow(a: Narrow, b: Narrow): boolean {

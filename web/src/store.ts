@@ -4,7 +4,7 @@ import { signal } from '@preact/signals';
 import { createApi, type Message } from './api.js';
 import { runEventLoop } from './event-loop.js';
 import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
-import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+import { hashToNarrow, type Narrow, narrowAnchor, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
 import { rememberHits } from './narrow-match.js';
 import { notifyAbout } from './notify.js';
 
@@ -39,7 +39,8 @@ function publish(m: Model): void {
 async function loadNarrow(target: Narrow): Promise<void> {
   const m = model.value;
   if (!m) return;
-  const { messages } = await api.getMessages(narrowTerms(target), 'newest', 100, 0);
+  const anchor = narrowAnchor(target);
+  const { messages } = await api.getMessages(narrowTerms(target), anchor, 100, anchor === 'newest' ? 0 : 100);
   addMessages(m, messages);
   if (target.kind === 'search') rememberHits(target, messages.map((msg) => msg.id));
   publish(m);

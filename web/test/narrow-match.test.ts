@@ -35,6 +35,7 @@ describe('narrow matching', () => {
     assert.equal(matchesNarrow(search({ operator: 'has', operand: 'link', negated: true }), m, ME), false);
     assert.equal(matchesNarrow(search({ operator: 'stream', operand: '43' }), m, ME), false);
     assert.equal(matchesNarrow(search({ operator: 'is', operand: 'unread' }), msg({ flags: ['read'] }), ME), false);
+    assert.equal(matchesNarrow(search({ operator: 'stream', operand: '42' }, { operator: 'near', operand: '5' }), m, ME), true);
   });
 
   it("matches words at a word's start, and whatever the server found for the search", () => {

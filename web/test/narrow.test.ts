@@ -1,7 +1,7 @@
 // Narrows to Zulip-style hash URLs and back, and to the API's narrow terms.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeHashComponent, encodeHashComponent, hashToNarrow, type Narrow, narrowTerms, narrowToHash, termsToNarrow } from '../src/narrow.js';
+import { decodeHashComponent, encodeHashComponent, hashToNarrow, type Narrow, narrowAnchor, narrowTerms, narrowToHash, termsToNarrow } from '../src/narrow.js';
 
 const names = new Map([[42, 'general'], [7, 'design team']]);
 const nameOf = (id: number) => names.get(id) ?? String(id);
@@ -116,5 +116,13 @@ describe('narrow URLs', () => {
       { operator: 'sender', operand: 'mark@confab.test' },
       { operator: 'dm-including', operand: 14 },
     ]);
+  });
+
+  it("reads a message link's near as where to start, fetched around it", () => {
+    const link = hashToNarrow('#narrow/stream/42-general/topic/lunch/near/123');
+    assert.deepEqual(link, { kind: 'search', terms: [{ operator: 'stream', operand: '42' }, { operator: 'topic', operand: 'lunch' }, { operator: 'near', operand: '123' }] });
+    assert.equal(narrowAnchor(link), 123);
+    assert.equal(narrowAnchor({ kind: 'stream', streamId: 42 }), 'newest');
+    assert.deepEqual(narrowTerms(link).at(-1), { operator: 'near', operand: '123' });
   });
 });
