@@ -14,15 +14,16 @@ describe('the web client: search, URLs, sidebars and people', () => {
   const suite = browserSuite('web-nav');
   const { check, logIn, pages } = suite;
 
-  /** Sends a stream message as a dev user through the API (with the key dev mode hands out). */
-  async function postAs(email: string, stream: string, topic: string, content: string): Promise<void> {
+  /** Sends a message as a dev user through the API (with the key dev mode hands out). */
+  async function sendAs(email: string, params: Record<string, string>): Promise<void> {
     const base = `${suite.server.url}/api/v1`;
     const keyRes = await fetch(`${base}/dev_fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: email }) });
     const { api_key: key } = (await keyRes.json()) as { api_key: string };
     const auth = `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
-    const res = await fetch(`${base}/messages`, { method: 'POST', headers: { Authorization: auth }, body: new URLSearchParams({ type: 'stream', to: stream, topic, content }) });
+    const res = await fetch(`${base}/messages`, { method: 'POST', headers: { Authorization: auth }, body: new URLSearchParams(params) });
     assert.equal(res.status, 200, await res.text());
   }
+  const postAs = (email: string, stream: string, topic: string, content: string) => sendAs(email, { type: 'stream', to: stream, topic, content });
 
   check('narrows by a suggestion taken from the search box, and by free text', async () => {
     const mark = await logIn('mark', 'mark@confab.test');
@@ -169,6 +170,46 @@ describe('the web client: search, URLs, sidebars and people', () => {
     assert.equal((await withStatus.locator('.status').textContent())?.trim(), '🌮 At lunch');
     // The organization's name and icon head the left sidebar.
     assert.equal(await mark.getByRole('navigation').getByRole('heading', { level: 1 }).textContent(), 'Confab Dev');
+  });
+
+  check('notifies of direct messages and mentions while the tab is hidden, once allowed', async () => {
+    const mark = pages.get('mark')!;
+    // The browser's notifications and the tab's visibility are the outside world: recorded and set here.
+    // (Plain text, so the compiler adds no helpers the page lacks.)
+    await mark.addInitScript({
+      content: `
+        window.shown = [];
+        window.hidden = false;
+        window.Notification = class {
+          static permission = 'default';
+          static async requestPermission() { this.permission = 'granted'; return 'granted'; }
+          constructor(title, options) { window.shown.push({ title, body: options.body }); }
+          close() {}
+        };
+        Object.defineProperty(document, 'visibilityState', { get: () => (window.hidden ? 'hidden' : 'visible') });
+      `,
+    });
+    await mark.reload();
+    await mark.getByRole('complementary', { name: 'People' }).getByRole('link', { name: /^Mona Member/ }).click();
+    const shown = () => mark.evaluate(() => (window as unknown as { shown: { title: string; body: string }[] }).shown);
+    await sendAs('mona@confab.test', { type: 'direct', to: 'mark@confab.test', content: 'Not yet allowed' });
+    await mark.getByRole('article').filter({ hasText: 'Not yet allowed' }).waitFor();
+    const allow = mark.getByRole('button', { name: 'Enable desktop notifications' });
+    await allow.click();
+    await allow.waitFor({ state: 'detached' });
+    await sendAs('mona@confab.test', { type: 'direct', to: 'mark@confab.test', content: 'Seen while looking' });
+    await mark.getByRole('article').filter({ hasText: 'Seen while looking' }).waitFor();
+
+    await mark.evaluate(() => ((window as unknown as { hidden: boolean }).hidden = true));
+    await sendAs('mona@confab.test', { type: 'direct', to: 'mark@confab.test', content: 'Are you there?' });
+    await postAs('mona@confab.test', 'general', 'lunch', 'Nobody is mentioned here');
+    await postAs('mona@confab.test', 'general', 'lunch', '@**Mark Member** your table is ready');
+    await waitUntil(async () => (await shown()).length >= 2);
+    assert.deepEqual(await shown(), [
+      { title: 'Mona Member', body: 'Are you there?' },
+      { title: 'Mona Member (#general > lunch)', body: '@Mark Member your table is ready' },
+    ]);
+    await mark.evaluate(() => ((window as unknown as { hidden: boolean }).hidden = false));
   });
 
   check('folds both sidebars away on a narrow screen, behind buttons', async () => {

@@ -2,6 +2,7 @@
 // Permission is asked only when the person chooses to (a button), never at load.
 import type { Message, ZEvent } from './api.js';
 import type { Model } from './model.js';
+import type { Narrow } from './narrow.js';
 
 export interface Alert {
   title: string;
@@ -9,6 +10,8 @@ export interface Alert {
   /** One notification per conversation: a newer one replaces it. */
   tag: string;
   messageId: number;
+  /** The conversation a click on it opens. */
+  narrow: Narrow;
 }
 
 const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
@@ -37,11 +40,12 @@ export function alertFor(model: Model, event: ZEvent): Alert | null {
   if (message.type === 'private') {
     const others = Array.isArray(message.display_recipient) ? message.display_recipient.filter((p) => p.id !== model.me.user_id) : [];
     const group = others.length > 1 ? ` (to ${others.map((p) => p.full_name).join(', ')})` : '';
-    return { title: `${message.sender_full_name}${group}`, body, tag: `dm:${others.map((p) => p.id).sort((a, b) => a - b).join(',')}`, messageId: message.id };
+    const ids = others.map((p) => p.id).sort((a, b) => a - b);
+    return { title: `${message.sender_full_name}${group}`, body, tag: `dm:${ids.join(',')}`, messageId: message.id, narrow: { kind: 'dm', userIds: ids } };
   }
   if (!flags.some((f) => MENTION_FLAGS.includes(f))) return null;
   const stream = model.streams.get(message.stream_id!)?.name ?? 'a stream';
-  return { title: `${message.sender_full_name} (#${stream} > ${message.subject})`, body, tag: `stream:${message.stream_id}:${message.subject}`, messageId: message.id };
+  return { title: `${message.sender_full_name} (#${stream} > ${message.subject})`, body, tag: `stream:${message.stream_id}:${message.subject}`, messageId: message.id, narrow: { kind: 'stream', streamId: message.stream_id!, topic: message.subject } };
 }
 
 export const canNotify = () => typeof Notification !== 'undefined';
@@ -53,7 +57,7 @@ export async function askPermission(): Promise<boolean> {
 }
 
 /** Called with each batch of events: shows a notification for each one worth it while the tab is hidden. */
-export function notifyAbout(model: Model, events: ZEvent[]): void {
+export function notifyAbout(model: Model, events: ZEvent[], open: (narrow: Narrow) => void = () => undefined): void {
   if (!canNotify() || Notification.permission !== 'granted' || document.visibilityState === 'visible') return;
   for (const event of events) {
     const alert = alertFor(model, event);
@@ -61,6 +65,7 @@ export function notifyAbout(model: Model, events: ZEvent[]): void {
     const shown = new Notification(alert.title, { body: alert.body, tag: alert.tag });
     shown.onclick = () => {
       window.focus();
+      open(alert.narrow);
       shown.close();
     };
   }

@@ -108,7 +108,7 @@ export function start(): void {
         const m = model.value;
         if (!m) return;
         for (const event of events) applyEvent(m, event);
-        notifyAbout(m, events);
+        notifyAbout(m, events, go);
         publish(m);
         status.value = '';
       },

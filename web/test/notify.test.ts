@@ -21,8 +21,9 @@ function dm(recipients: (typeof me)[], senderId = 2, flags: string[] = []) {
 
 describe('desktop notifications', () => {
   it('come for a direct message from someone else', () => {
-    assert.deepEqual(alertFor(m, dm([me, ann])), { title: 'Ann', body: 'Hi there & more', tag: 'dm:2', messageId: 100 });
+    assert.deepEqual(alertFor(m, dm([me, ann])), { title: 'Ann', body: 'Hi there & more', tag: 'dm:2', messageId: 100, narrow: { kind: 'dm', userIds: [2] } });
     assert.deepEqual(alertFor(m, dm([me, ann, bob]))?.title, 'Ann (to Ann, Bob)');
+    assert.deepEqual(alertFor(m, dm([me, ann, bob]))?.narrow, { kind: 'dm', userIds: [2, 3] });
     assert.equal(alertFor(m, dm([me, ann], 1)), null);
     assert.equal(alertFor(m, dm([me, ann], 2, ['read'])), null);
   });
@@ -34,7 +35,7 @@ describe('desktop notifications', () => {
       flags,
       message: { ...base, id: 101, sender_id: 2, sender_full_name: 'Ann', content: '<p>@Me look</p>', type: 'stream', stream_id: 42, subject: 'lunch', display_recipient: 'general', flags },
     });
-    assert.deepEqual(alertFor(m, stream(['mentioned'])), { title: 'Ann (#general > lunch)', body: '@Me look', tag: 'stream:42:lunch', messageId: 101 });
+    assert.deepEqual(alertFor(m, stream(['mentioned'])), { title: 'Ann (#general > lunch)', body: '@Me look', tag: 'stream:42:lunch', messageId: 101, narrow: { kind: 'stream', streamId: 42, topic: 'lunch' } });
     assert.ok(alertFor(m, stream(['stream_wildcard_mentioned'])));
     assert.equal(alertFor(m, stream([])), null);
     assert.equal(alertFor(m, { id: 1, type: 'update_message_flags', op: 'add', flag: 'read', messages: [1] }), null);
