@@ -168,6 +168,10 @@ describe('the web client: search, URLs, sidebars and people', () => {
     const withStatus = people.getByRole('link', { name: 'Mona Member, active, At lunch' });
     await withStatus.waitFor();
     assert.equal((await withStatus.locator('.status').textContent())?.trim(), '🌮 At lunch');
+    await people.getByRole('searchbox', { name: 'Filter people' }).fill('mil');
+    await waitUntil(async () => (await people.getByRole('link').count()) === 1);
+    assert.equal(await people.getByRole('link').getAttribute('aria-label'), 'Milo Member, offline');
+    await people.getByRole('searchbox', { name: 'Filter people' }).fill('');
     // The organization's name and icon head the left sidebar.
     assert.equal(await mark.getByRole('navigation').getByRole('heading', { level: 1 }).textContent(), 'Confab Dev');
   });

@@ -50,6 +50,8 @@ export function Avatar({ person }: { person: Pick<Person, 'user_id' | 'full_name
   );
 }
 
+const MAX_LISTED = 300;
+
 const PRESENCE_WORDS: Record<PresenceState, string> = { active: 'active', idle: 'idle', offline: 'offline' };
 
 export function People({ m, id }: { m: Model; id?: string }) {
@@ -60,10 +62,16 @@ export function People({ m, id }: { m: Model; id?: string }) {
     const timer = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(timer);
   }, []);
-  const rows = peopleRows(m, Math.floor(Math.max(now, Date.now()) / 1000));
+  const [filter, setFilter] = useState('');
+  const all = peopleRows(m, Math.floor(Math.max(now, Date.now()) / 1000));
+  const wanted = filter.trim().toLowerCase();
+  const matching = wanted ? all.filter(({ person }) => `${person.full_name} ${person.email}`.toLowerCase().includes(wanted)) : all;
+  // A large organization lists its first people; the filter finds the rest.
+  const rows = matching.slice(0, MAX_LISTED);
   return (
     <aside id={id} class="people" aria-label="People">
       <h2>People</h2>
+      <input type="search" class="filter" aria-label="Filter people" placeholder="Filter people" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       <ul>
         {rows.map(({ person, presence, status }) => {
           const emoji = statusEmoji(status);
@@ -94,6 +102,8 @@ export function People({ m, id }: { m: Model; id?: string }) {
           );
         })}
       </ul>
+      {matching.length > rows.length && <p class="more">and {matching.length - rows.length} more; filter to find them</p>}
+      {matching.length === 0 && <p class="more">Nobody matches.</p>}
     </aside>
   );
 }
