@@ -245,6 +245,12 @@ describe('the web client: search, URLs, sidebars and people', () => {
     assert.equal(await peopleButton.getAttribute('aria-expanded'), 'true');
     await peopleButton.click();
     await people.waitFor({ state: 'hidden' });
+    // Escape folds it away too.
+    await peopleButton.click();
+    await people.waitFor({ state: 'visible' });
+    await mark.keyboard.press('Escape');
+    await people.waitFor({ state: 'hidden' });
+    assert.equal(await peopleButton.getAttribute('aria-expanded'), 'false');
 
     await mark.setViewportSize({ width: 1100, height: 750 });
     await nav.waitFor({ state: 'visible' });

@@ -21,6 +21,13 @@ export function App() {
   const [unfolded, setUnfolded] = useState<'nav' | 'people' | null>(null);
   // Choosing a narrow folds the sidebar away again.
   useEffect(() => setUnfolded(null), [narrow.value]);
+  // Escape folds an open sidebar away (on narrow screens it covers the feed).
+  useEffect(() => {
+    if (!unfolded) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setUnfolded(null);
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [unfolded]);
   const toggle = (which: 'nav' | 'people') => setUnfolded((u) => (u === which ? null : which));
   useEffect(() => {
     const scheme = m?.colorScheme ?? 1;
