@@ -252,6 +252,15 @@ describe('the web client: search, URLs, sidebars and people', () => {
     await people.waitFor({ state: 'hidden' });
     assert.equal(await peopleButton.getAttribute('aria-expanded'), 'false');
 
+    // At middle widths only the people fold away.
+    await mark.setViewportSize({ width: 850, height: 750 });
+    await nav.waitFor({ state: 'visible' });
+    await people.waitFor({ state: 'hidden' });
+    assert.equal(await navButton.isVisible(), false);
+    await peopleButton.click();
+    await people.waitFor({ state: 'visible' });
+    await peopleButton.click();
+
     await mark.setViewportSize({ width: 1100, height: 750 });
     await nav.waitFor({ state: 'visible' });
     await people.waitFor({ state: 'visible' });
