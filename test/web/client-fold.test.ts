@@ -22,7 +22,7 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    const modelOf = async () => fromRegister((await fetchStateOf(ctx, 'mark', { wanted: EVENT_TYPES, includeSubscribers: false })) as Record<string, unknown>);
+    const modelOf = async () => fromRegister((await fetchStateOf(ctx, 'mark', { wanted: EVENT_TYPES, includeSubscribers: false, slimPresence: true })) as Record<string, unknown>);
 
     async function verify(action: () => Promise<void>) {
       const model = await modelOf();
@@ -74,6 +74,22 @@ for (const dialect of testDialects()) {
       });
       await verify(async () => {
         expectSuccess(await ctx.as('olivia').patch('/realm', { name: 'Renamed Dev' }, { undocumented: true }));
+      });
+    });
+
+    it("people's presence and status", async () => {
+      await verify(async () => {
+        expectSuccess(await ctx.as('mona').post('/users/me/presence', { status: 'idle' }));
+      });
+      await verify(async () => {
+        ctx.clock.advance(3600);
+        expectSuccess(await ctx.as('mona').post('/users/me/presence', { status: 'active' }));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mona').post('/users/me/status', { status_text: 'Lunch', emoji_name: 'taco', away: true }));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mona').post('/users/me/status', { status_text: '', emoji_name: '', away: false }));
       });
     });
   });

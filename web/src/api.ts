@@ -78,6 +78,12 @@ export function createApi(options: ApiOptions = {}) {
     getTopics: (streamId: number) => call<{ topics: { name: string; max_id: number }[] }>('GET', `/users/me/${streamId}/topics`),
     sendMessage: (params: Params) => call<{ id: number }>('POST', '/messages', params),
     markRead: (ids: number[]) => call('POST', '/messages/flags', { messages: ids, op: 'add', flag: 'read' }),
+    markStreamAsRead: (streamId: number) => call('POST', '/mark_stream_as_read', { stream_id: streamId }),
+    markTopicAsRead: (streamId: number, topic: string) => call('POST', '/mark_topic_as_read', { stream_id: streamId, topic_name: topic }),
+    markAllAsRead: () => call('POST', '/mark_all_as_read'),
+    /** Reports this tab's presence; the answer holds everyone's (slim form). */
+    updatePresence: (status: 'active' | 'idle') =>
+      call<{ presences: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('POST', '/users/me/presence', { status, slim_presence: true }),
   };
 }
 

@@ -3,6 +3,8 @@
 // Plain data and functions, so it is tested without a browser; ui/ wraps it in a signal.
 import type { Message, ZEvent } from './api.js';
 import type { Narrow } from './narrow.js';
+import { isConversationWith, matchesTerms } from './narrow-match.js';
+import { applyPresence, applyUserStatus } from './presence.js';
 
 export interface Stream {
   stream_id: number;
@@ -14,6 +16,25 @@ export interface Person {
   user_id: number;
   full_name: string;
   email: string;
+  avatar_url?: string | null;
+  is_bot?: boolean;
+  /** When they joined (ISO), the activity time of someone never active. */
+  date_joined?: string;
+}
+
+/** A person's last activity and last connection, in seconds (slim presence). */
+export interface Presence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+/** What a person's status shows (the register's user_status entry). */
+export interface UserStatus {
+  away?: boolean;
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
 }
 
 export type UnreadInfo = { kind: 'stream'; streamId: number; topic: string; mentioned: boolean } | { kind: 'dm'; mentioned: boolean };
@@ -28,6 +49,9 @@ export interface Model {
   unread: Map<number, UnreadInfo>;
   /** The messages fetched or received so far, by id. */
   messages: Map<number, Message>;
+  realmIcon: string;
+  presences: Map<number, Presence>;
+  userStatus: Map<number, UserStatus>;
 }
 
 interface UnreadMsgs {
@@ -38,7 +62,17 @@ interface UnreadMsgs {
 }
 
 /** The event and fetch types the client registers for. */
-export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings'];
+export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status'];
+
+/** A person as the model keeps them, from a realm_users entry or a realm_user event. */
+function personOf(u: Partial<Person> & { user_id: number }): Person {
+  return { user_id: u.user_id, full_name: u.full_name ?? '', email: u.email ?? '', avatar_url: u.avatar_url ?? null, is_bot: u.is_bot ?? false, date_joined: u.date_joined ?? '' };
+}
+
+function presencesOf(state: Record<string, unknown>): Map<number, Presence> {
+  const slim = (state.presences ?? {}) as Record<string, Presence>;
+  return new Map(Object.entries(slim).map(([id, p]) => [Number(id), { active_timestamp: p.active_timestamp, idle_timestamp: p.idle_timestamp }]));
+}
 
 export function fromRegister(state: Record<string, unknown>): Model {
   const subs = (state.subscriptions ?? []) as Stream[];
@@ -58,9 +92,12 @@ export function fromRegister(state: Record<string, unknown>): Model {
     realmName: String(state.realm_name ?? ''),
     colorScheme: settings.color_scheme ?? 1,
     streams: new Map(subs.map((s) => [s.stream_id, { stream_id: s.stream_id, name: s.name, color: s.color }])),
-    people: new Map(users.map((u) => [u.user_id, { user_id: u.user_id, full_name: u.full_name, email: u.email }])),
+    people: new Map(users.map((u) => [u.user_id, personOf(u)])),
     unread,
     messages: new Map(),
+    realmIcon: String(state.realm_icon_url ?? ''),
+    presences: presencesOf(state),
+    userStatus: new Map(Object.entries((state.user_status ?? {}) as Record<string, UserStatus>).map(([id, st]) => [Number(id), { ...st }])),
   };
 }
 
@@ -156,20 +193,30 @@ export function applyEvent(model: Model, event: ZEvent): void {
     }
     case 'realm_user': {
       const person = event.person as Partial<Person> & { user_id: number };
-      if (event.op === 'add') model.people.set(person.user_id, { user_id: person.user_id, full_name: person.full_name ?? '', email: person.email ?? '' });
+      if (event.op === 'add') model.people.set(person.user_id, personOf(person));
       else if (event.op === 'remove') model.people.delete(person.user_id);
       else if (event.op === 'update') {
         const p = model.people.get(person.user_id);
         if (p && typeof person.full_name === 'string') p.full_name = person.full_name;
         if (p && typeof person.email === 'string') p.email = person.email;
         if (person.user_id === model.me.user_id && typeof person.full_name === 'string') model.me.full_name = person.full_name;
+        if (p && 'avatar_url' in person) p.avatar_url = person.avatar_url ?? null;
+        if ((person as { is_active?: boolean }).is_active === false) {
+          model.people.delete(person.user_id);
+          model.userStatus.delete(person.user_id);
+        }
       }
       return;
     }
     case 'realm':
       if (event.op === 'update' && event.property === 'name') model.realmName = String(event.value);
       if (event.op === 'update_dict' && typeof (event.data as { name?: unknown })?.name === 'string') model.realmName = (event.data as { name: string }).name;
+      if (event.op === 'update_dict' && typeof (event.data as { icon_url?: unknown })?.icon_url === 'string') model.realmIcon = (event.data as { icon_url: string }).icon_url;
       return;
+    case 'presence':
+      return applyPresence(model, event);
+    case 'user_status':
+      return applyUserStatus(model, event);
     case 'user_settings':
       if (event.op === 'update' && event.property === 'color_scheme') model.colorScheme = Number(event.value);
       return;
@@ -202,7 +249,7 @@ export function unreadCounts(model: Model): UnreadCounts {
   return counts;
 }
 
-export function matchesNarrow(narrow: Narrow, m: Message): boolean {
+export function matchesNarrow(narrow: Narrow, m: Message, meId = 0): boolean {
   switch (narrow.kind) {
     case 'all':
       return true;
@@ -211,13 +258,16 @@ export function matchesNarrow(narrow: Narrow, m: Message): boolean {
     case 'starred':
       return m.flags.includes('starred');
     case 'dm':
-      return m.type === 'private';
+      return m.type === 'private' && (narrow.userIds === undefined || isConversationWith(m, narrow.userIds, meId));
     case 'stream':
       return m.type === 'stream' && m.stream_id === narrow.streamId && (narrow.topic === undefined || m.subject.toLowerCase() === narrow.topic.toLowerCase());
+    case 'search':
+      return matchesTerms(narrow, m, meId);
   }
 }
 
 /** The loaded messages a narrow shows, oldest first. */
 export function messagesIn(model: Model, narrow: Narrow): Message[] {
-  return [...model.messages.values()].filter((m) => matchesNarrow(narrow, m)).sort((a, b) => a.id - b.id);
+  return [...model.messages.values()].filter((m) => matchesNarrow(narrow, m, model.me.user_id)).sort((a, b) => a.id - b.id);
 }
+

@@ -1,32 +1,69 @@
-// The left sidebar: views, subscribed streams with unread counts, and the open stream's topics.
+// The left sidebar: the organization, views, subscribed streams with unread counts and the open
+// stream's topics; each row with unread messages has a button to mark them read, and one for all.
+import { useState } from 'preact/hooks';
 import { type Model, topicKey, unreadCounts } from './model.js';
 import { type Narrow, narrowToHash, sameNarrow } from './narrow.js';
-import { narrow, streamName, topics } from './store.js';
+import { askPermission, canNotify } from './notify.js';
+import { api, narrow, personName, status, streamName, topics } from './store.js';
+import './nav.css';
 
 function Count({ n }: { n: number | undefined }) {
   return n ? <span class="count" aria-label={`${n} unread`}>{n}</span> : null;
 }
 
-function NavLink({ target, label, count }: { target: Narrow; label: string; count?: number }) {
+/** Marks messages read on the server; the flag events it sends update every count. */
+function markRead(action: () => Promise<unknown>): void {
+  void action().catch((e: Error) => (status.value = e.message));
+}
+
+function NavLink({ target, label, count, markAs }: { target: Narrow; label: string; count?: number; markAs?: { name: string; action: () => Promise<unknown> } }) {
   const current = sameNarrow(target, narrow.value);
   return (
-    <li>
-      <a href={narrowToHash(target, streamName)} aria-current={current ? 'page' : undefined} class={current ? 'current' : ''}>
-        <span>{label}</span> <Count n={count} />
+    <li class="row">
+      <a href={narrowToHash(target, streamName, personName)} aria-current={current ? 'page' : undefined} class={current ? 'current' : ''}>
+        <span class="label">{label}</span> <Count n={count} />
       </a>
+      {markAs && count ? (
+        <button type="button" class="mark-read" aria-label={`Mark ${markAs.name} as read`} title={`Mark ${markAs.name} as read`} onClick={() => markRead(markAs.action)}>
+          ✓
+        </button>
+      ) : null}
     </li>
   );
 }
 
-export function Sidebar({ m }: { m: Model }) {
+function RealmHeader({ m }: { m: Model }) {
+  const [iconFailed, setIconFailed] = useState(false);
+  return (
+    <div class="realm">
+      <span class="realm-icon" aria-hidden="true">
+        {[...m.realmName][0] ?? '?'}
+        {m.realmIcon && !iconFailed && <img src={m.realmIcon} alt="" onError={() => setIconFailed(true)} />}
+      </span>
+      <h1>{m.realmName}</h1>
+    </div>
+  );
+}
+
+function NotificationsButton() {
+  const [permission, setPermission] = useState(() => (canNotify() ? Notification.permission : 'denied'));
+  if (permission !== 'default') return null;
+  return (
+    <button type="button" class="quiet" onClick={() => void askPermission().then(() => setPermission(Notification.permission))}>
+      Enable desktop notifications
+    </button>
+  );
+}
+
+export function Sidebar({ m, id }: { m: Model; id?: string }) {
   const counts = unreadCounts(m);
   const open = narrow.value.kind === 'stream' ? narrow.value.streamId : undefined;
   const streams = [...m.streams.values()].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <nav aria-label="Views and streams">
-      <h1 class="realm">{m.realmName}</h1>
+    <nav id={id} aria-label="Views and streams">
+      <RealmHeader m={m} />
       <ul>
-        <NavLink target={{ kind: 'all' }} label="All messages" count={counts.total} />
+        <NavLink target={{ kind: 'all' }} label="All messages" count={counts.total} markAs={{ name: 'all messages', action: () => api.markAllAsRead() }} />
         <NavLink target={{ kind: 'mentioned' }} label="Mentions" count={counts.mentions} />
         <NavLink target={{ kind: 'starred' }} label="Starred" />
         <NavLink target={{ kind: 'dm' }} label="Direct messages" count={counts.dms} />
@@ -35,12 +72,24 @@ export function Sidebar({ m }: { m: Model }) {
       <ul>
         {streams.map((s) => (
           <>
-            <NavLink key={s.stream_id} target={{ kind: 'stream', streamId: s.stream_id }} label={`# ${s.name}`} count={counts.streams.get(s.stream_id)} />
+            <NavLink
+              key={s.stream_id}
+              target={{ kind: 'stream', streamId: s.stream_id }}
+              label={`# ${s.name}`}
+              count={counts.streams.get(s.stream_id)}
+              markAs={{ name: `# ${s.name}`, action: () => api.markStreamAsRead(s.stream_id) }}
+            />
             {s.stream_id === open && topics.value?.streamId === open && (
               <li>
                 <ul class="topics" aria-label={`Topics in ${s.name}`}>
                   {topics.value.names.map((t) => (
-                    <NavLink key={t} target={{ kind: 'stream', streamId: open, topic: t }} label={t} count={counts.topics.get(topicKey(open, t))} />
+                    <NavLink
+                      key={t}
+                      target={{ kind: 'stream', streamId: open, topic: t }}
+                      label={t}
+                      count={counts.topics.get(topicKey(open, t))}
+                      markAs={{ name: `topic ${t}`, action: () => api.markTopicAsRead(open, t) }}
+                    />
                   ))}
                 </ul>
               </li>
@@ -48,10 +97,13 @@ export function Sidebar({ m }: { m: Model }) {
           </>
         ))}
       </ul>
-      <form method="post" action="/accounts/logout/" class="logout">
-        <input type="hidden" name="csrfmiddlewaretoken" value={csrfFromCookie()} />
-        <button type="submit">Log out {m.me.full_name}</button>
-      </form>
+      <div class="sidebar-foot">
+        <NotificationsButton />
+        <form method="post" action="/accounts/logout/" class="logout">
+          <input type="hidden" name="csrfmiddlewaretoken" value={csrfFromCookie()} />
+          <button type="submit">Log out {m.me.full_name}</button>
+        </form>
+      </div>
     </nav>
   );
 }
@@ -59,4 +111,3 @@ export function Sidebar({ m }: { m: Model }) {
 function csrfFromCookie(): string {
   return /(?:^|;\s*)csrftoken=([^;]*)/.exec(document.cookie)?.[1] ?? '';
 }
-

@@ -4,7 +4,9 @@ import { signal } from '@preact/signals';
 import { createApi, type Message } from './api.js';
 import { runEventLoop } from './event-loop.js';
 import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
-import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+import { hashToNarrow, type Narrow, narrowAnchor, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+import { rememberHits } from './narrow-match.js';
+import { notifyAbout } from './notify.js';
 
 export const api = createApi();
 export const model = signal<Model | null>(null);
@@ -37,8 +39,10 @@ function publish(m: Model): void {
 async function loadNarrow(target: Narrow): Promise<void> {
   const m = model.value;
   if (!m) return;
-  const { messages } = await api.getMessages(narrowTerms(target), 'newest', 100, 0);
+  const anchor = narrowAnchor(target);
+  const { messages } = await api.getMessages(narrowTerms(target), anchor, 100, anchor === 'newest' ? 0 : 100);
   addMessages(m, messages);
+  if (target.kind === 'search') rememberHits(target, messages.map((msg) => msg.id));
   publish(m);
   if (target.kind === 'stream') {
     const { topics: list } = await api.getTopics(target.streamId);
@@ -51,7 +55,7 @@ export function streamName(id: number): string {
 }
 
 export function go(target: Narrow): void {
-  const hash = narrowToHash(target, streamName);
+  const hash = narrowToHash(target, streamName, personName);
   if (location.hash !== hash) location.hash = hash;
   else setNarrow(target);
 }
@@ -89,7 +93,7 @@ export function start(): void {
   void runEventLoop(
     {
       register: () =>
-        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true }) as never,
+        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true, slim_presence: true }) as never,
       getEvents: (queueId, lastEventId) => api.getEvents(queueId, lastEventId),
     },
     {
@@ -104,6 +108,7 @@ export function start(): void {
         const m = model.value;
         if (!m) return;
         for (const event of events) applyEvent(m, event);
+        notifyAbout(m, events, go);
         publish(m);
         status.value = '';
       },
@@ -112,4 +117,8 @@ export function start(): void {
       },
     },
   );
+}
+
+export function personName(id: number): string {
+  return model.value?.people.get(id)?.full_name ?? '';
 }
