@@ -1,52 +1,147 @@
-// The message feed: the open narrow's messages in runs under recipient bars; what is on screen is
-// marked read.
-import { useEffect, useRef } from 'preact/hooks';
-import type { Message } from './api.js';
+// The message feed: the open narrow's fetched messages in runs under recipient bars. Only the rows on
+// screen (plus a margin) are in the page, between two spacers sized from measured heights, so a
+// narrow of any length scrolls smoothly. It opens at the first unread message, fetches older and
+// newer messages near either end without moving what is on screen, keeps the selected message in
+// view, and marks what is on screen as read.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { feedMessages, landing, loadMore, narrowKey, ranges } from './feed-load.js';
+import { anchorAt, barKey, ESTIMATED_HEIGHT, feedRows, messageKey, rowOffsets, rowsInside, type ScrollAnchor, scrollToShow, scrollTopFor, type Slice, visibleSlice } from './feed-window.js';
+import { helpOpen, onShortcutKey } from './key-actions.js';
 import { MessageView, RecipientBar, recipientKey } from './message.js';
 import type { Model } from './model.js';
-import { markSeenSoon, narrow, onScreen, visibleMessages } from './store.js';
+import { ShortcutsHelp } from './shortcuts-help.js';
+import { markSeenSoon, narrow, onScreen, selectedId } from './store.js';
+import './feed.css';
+
+/** Pixels of rows kept in the page above and below the viewport. */
+const MARGIN = 900;
+/** Fetch more once the viewport is this close to either end of what is loaded. */
+const LOAD_AHEAD = 2000;
+/** Room left above a message the feed lands on or scrolls to. */
+const ROOM = 48;
 
 export function Feed({ m }: { m: Model }) {
-  const shown = visibleMessages();
-  const feed = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    feed.current?.scrollTo({ top: 1e9 });
-  }, [shown.length, narrow.value]);
-  // Which messages are inside the feed's viewport, for marking them read once seen.
-  useEffect(() => {
-    const observer = new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          const id = Number((entry.target as HTMLElement).dataset.id);
-          if (entry.isIntersecting) onScreen.add(id);
-          else onScreen.delete(id);
-        }
-        markSeenSoon();
-      },
-      { root: feed.current },
-    );
-    onScreen.clear();
-    feed.current?.querySelectorAll('article').forEach((el) => observer.observe(el));
-    return () => observer.disconnect();
-  });
-  const groups: Message[][] = [];
-  for (const msg of shown) {
-    const last = groups[groups.length - 1];
-    if (last && recipientKey(last[0]!) === recipientKey(msg)) last.push(msg);
-    else groups.push([msg]);
+  const el = useRef<HTMLDivElement>(null);
+  const key = narrowKey(narrow.value);
+  const range = ranges.value.get(key);
+  const messages = useMemo(() => feedMessages(), [m, key, range]);
+  const rows = useMemo(() => (messages ? feedRows(messages, recipientKey) : []), [messages]);
+  const indexOf = useMemo(() => new Map(rows.map((row, i) => [row.key, i])), [rows]);
+  // Measured row heights survive narrow changes: a message looks the same in every narrow.
+  const heights = useRef(new Map<string, number>()).current;
+  const [measured, setMeasured] = useState(0);
+  const offsets = useMemo(() => rowOffsets(rows, heights), [rows, measured]);
+  const [, redraw] = useState(0);
+  const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null });
+  const anchor = useRef<ScrollAnchor | null>(null);
+
+  if (view.current.key !== key) {
+    view.current = { ...view.current, top: 0, key, landed: null };
+    anchor.current = null;
   }
+  const pending = landing.value;
+  if (pending && pending.key === key && view.current.landed !== pending && rows.length > 0) {
+    // Land on the first unread message (its recipient bar too when it opens a run), or the newest.
+    view.current.landed = pending;
+    view.current.selected = selectedId.value;
+    if (pending.messageId === 'newest') anchor.current = 'bottom';
+    else {
+      // Held by the message itself: its bar would move away if older messages of its run arrive.
+      const bar = barKey(pending.messageId);
+      const above = indexOf.has(bar) ? (heights.get(bar) ?? ESTIMATED_HEIGHT.bar) : ROOM;
+      anchor.current = { key: messageKey(pending.messageId), delta: -above };
+    }
+  }
+  const top = (anchor.current && scrollTopFor(anchor.current, indexOf, offsets, view.current.height)) ?? view.current.top;
+  const slice = visibleSlice(offsets, top, view.current.height, MARGIN);
+  view.current.slice = slice;
+
+  /** After scrolling or drawing: what is on screen is seen; near an end, fetch more. */
+  function seen(feed: HTMLDivElement) {
+    const inside = rowsInside(offsets, feed.scrollTop, feed.clientHeight);
+    onScreen.clear();
+    for (let i = inside.start; i < inside.end; i++) if (rows[i]!.kind === 'message') onScreen.add(rows[i]!.msg.id);
+    markSeenSoon();
+    if (rows.length === 0) return;
+    if (feed.scrollTop < LOAD_AHEAD) void loadMore('older');
+    if (feed.scrollHeight - feed.scrollTop - feed.clientHeight < LOAD_AHEAD) void loadMore('newer');
+  }
+
+  useLayoutEffect(() => {
+    const feed = el.current;
+    // A hidden feed has no layout to measure.
+    if (!feed || feed.clientHeight === 0) return;
+    view.current.height = feed.clientHeight;
+    let changed = false;
+    for (const child of feed.children) {
+      const rowKey = (child as HTMLElement).dataset.key;
+      if (!rowKey) continue;
+      const height = child.getBoundingClientRect().height;
+      if (Math.abs((heights.get(rowKey) ?? -1) - height) > 0.01) {
+        heights.set(rowKey, height);
+        changed = true;
+      }
+    }
+    // New heights move the spacers: draw again (before the browser paints) and place the view then.
+    if (changed) return void setMeasured((n) => n + 1);
+    const selected = selectedId.value;
+    if (selected !== view.current.selected) {
+      view.current.selected = selected;
+      const i = selected === null ? undefined : indexOf.get(messageKey(selected));
+      const to = i === undefined ? null : scrollToShow(offsets, i, feed.scrollTop, feed.clientHeight, ROOM);
+      if (to !== null) anchor.current = anchorAt(rows, offsets, to);
+    }
+    const target = anchor.current && scrollTopFor(anchor.current, indexOf, offsets, feed.clientHeight);
+    if (target !== null && target !== undefined && Math.abs(feed.scrollTop - target) > 0.5) feed.scrollTop = target;
+    view.current.top = feed.scrollTop;
+    const need = visibleSlice(offsets, feed.scrollTop, feed.clientHeight, MARGIN / 2);
+    if (need.start < slice.start || need.end > slice.end) redraw((n) => n + 1);
+    seen(feed);
+  });
+
+  function onScroll() {
+    const feed = el.current;
+    if (!feed) return;
+    view.current.top = feed.scrollTop;
+    view.current.height = feed.clientHeight;
+    const atBottom = feed.scrollHeight - feed.scrollTop - feed.clientHeight < 2;
+    anchor.current = atBottom && range?.foundNewest ? 'bottom' : anchorAt(rows, offsets, feed.scrollTop);
+    const need = visibleSlice(offsets, feed.scrollTop, feed.clientHeight, MARGIN / 2);
+    const drawn = view.current.slice;
+    if (need.start < drawn.start || need.end > drawn.end) redraw((n) => n + 1);
+    seen(feed);
+  }
+
+  useEffect(() => {
+    addEventListener('keydown', onShortcutKey);
+    const resized = new ResizeObserver(() => redraw((n) => n + 1));
+    if (el.current) resized.observe(el.current);
+    return () => {
+      removeEventListener('keydown', onShortcutKey);
+      resized.disconnect();
+    };
+  }, []);
+
+  const selected = selectedId.value;
+  const total = offsets[offsets.length - 1]!;
   return (
-    <div class="feed" ref={feed} aria-live="polite">
-      {groups.length === 0 && <p class="empty">No messages here yet.</p>}
-      {groups.map((g) => (
-        <section key={g[0]!.id} class="group">
-          <RecipientBar msg={g[0]!} />
-          {g.map((msg) => (
-            <MessageView key={msg.id} msg={msg} unread={m.unread.has(msg.id)} />
-          ))}
-        </section>
-      ))}
+    <div class="feed" ref={el} onScroll={onScroll}>
+      {!messages && <p class="empty">Loading messages…</p>}
+      {messages?.length === 0 && <p class="empty">No messages here yet.</p>}
+      <div class="spacer" style={{ height: `${offsets[slice.start]}px` }} aria-hidden="true" />
+      {rows.slice(slice.start, slice.end).map((row) =>
+        row.kind === 'bar' ? (
+          <div key={row.key} data-key={row.key} class="row bar-row">
+            <RecipientBar msg={row.msg} />
+          </div>
+        ) : (
+          <div key={row.key} data-key={row.key} class={row.last ? 'row message-row last' : 'row message-row'}>
+            <MessageView msg={row.msg} unread={m.unread.has(row.msg.id)} selected={row.msg.id === selected} />
+          </div>
+        ),
+      )}
+      <div class="spacer" style={{ height: `${total - offsets[slice.end]!}px` }} aria-hidden="true" />
+      {helpOpen.value && <ShortcutsHelp />}
     </div>
   );
 }
-

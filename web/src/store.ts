@@ -3,8 +3,9 @@
 import { signal } from '@preact/signals';
 import { createApi, type Message } from './api.js';
 import { runEventLoop } from './event-loop.js';
-import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
-import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
+import { openNarrow } from './feed-load.js';
+import { applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
+import { hashToNarrow, type Narrow, narrowToHash, sameNarrow } from './narrow.js';
 
 export const api = createApi();
 export const model = signal<Model | null>(null);
@@ -37,9 +38,8 @@ function publish(m: Model): void {
 async function loadNarrow(target: Narrow): Promise<void> {
   const m = model.value;
   if (!m) return;
-  const { messages } = await api.getMessages(narrowTerms(target), 'newest', 100, 0);
-  addMessages(m, messages);
-  publish(m);
+  // The feed's loader fetches around the first unread message and keeps the fetched range.
+  await openNarrow(target);
   if (target.kind === 'stream') {
     const { topics: list } = await api.getTopics(target.streamId);
     topics.value = { streamId: target.streamId, names: list.map((t) => t.name) };
