@@ -112,6 +112,16 @@ export function Feed({ m }: { m: Model }) {
     seen(feed);
   }
 
+  // A message I send, arriving at the end of a narrow that was already complete, is selected (and so
+  // scrolled to), as in Zulip.
+  const newest = useRef<{ key: string; id: number } | null>(null);
+  useEffect(() => {
+    const last = messages?.[messages.length - 1];
+    const before = newest.current;
+    newest.current = last && range?.foundNewest ? { key, id: last.id } : null;
+    if (last && before?.key === key && last.id > before.id && last.sender_id === m.me.user_id) selectedId.value = last.id;
+  }, [messages]);
+
   useEffect(() => {
     addEventListener('keydown', onShortcutKey);
     const resized = new ResizeObserver(() => redraw((n) => n + 1));
@@ -125,7 +135,7 @@ export function Feed({ m }: { m: Model }) {
   const selected = selectedId.value;
   const total = offsets[offsets.length - 1]!;
   return (
-    <div class="feed" ref={el} onScroll={onScroll}>
+    <div class="feed" ref={el} onScroll={onScroll} aria-busy={messages ? 'false' : 'true'}>
       {!messages && <p class="empty">Loading messages…</p>}
       {messages?.length === 0 && <p class="empty">No messages here yet.</p>}
       <div class="spacer" style={{ height: `${offsets[slice.start]}px` }} aria-hidden="true" />
