@@ -123,7 +123,8 @@ export function nextUnreadTopic(model: Model, current: Narrow): Narrow | null {
     if (info.kind !== 'stream' || !model.streams.has(info.streamId)) continue;
     const key = topicKey(info.streamId, info.topic);
     const known = topics.get(key);
-    if (!known || id < known.firstId) topics.set(key, { streamId: info.streamId, topic: known?.topic ?? info.topic, firstId: Math.min(id, known?.firstId ?? id) });
+    // Spelled as its oldest unread message has it.
+    if (!known || id < known.firstId) topics.set(key, { streamId: info.streamId, topic: info.topic, firstId: id });
   }
   const streamOrder = [...model.streams.values()].sort((a, b) => a.name.localeCompare(b.name)).map((s) => s.stream_id);
   const rank = new Map(streamOrder.map((id, i) => [id, i]));
