@@ -6,7 +6,14 @@ import type { Message } from './api.js';
 
 export type Row =
   | { kind: 'bar'; key: string; msg: Message }
-  | { kind: 'message'; key: string; msg: Message; /** Last of its run (the run's box closes under it). */ last: boolean };
+  | {
+      kind: 'message';
+      key: string;
+      msg: Message;
+      /** First of its run (right under the bar), and last (the run's box closes under it). */
+      first: boolean;
+      last: boolean;
+    };
 
 /** Heights to assume until a row has been measured: a one-line message and a recipient bar. */
 export const ESTIMATED_HEIGHT = { bar: 40, message: 58 } as const;
@@ -22,7 +29,7 @@ export function feedRows(messages: readonly Message[], conversationOf: (msg: Mes
     const conversation = conversationOf(msg);
     if (conversation !== previous) rows.push({ kind: 'bar', key: barKey(msg.id), msg });
     const next = messages[i + 1];
-    rows.push({ kind: 'message', key: messageKey(msg.id), msg, last: !next || conversationOf(next) !== conversation });
+    rows.push({ kind: 'message', key: messageKey(msg.id), msg, first: conversation !== previous, last: !next || conversationOf(next) !== conversation });
     previous = conversation;
   }
   return rows;

@@ -145,7 +145,7 @@ export function Feed({ m }: { m: Model }) {
             <RecipientBar msg={row.msg} />
           </div>
         ) : (
-          <div key={row.key} data-key={row.key} class={row.last ? 'row message-row last' : 'row message-row'}>
+          <div key={row.key} data-key={row.key} class={`row message-row${row.first ? ' first' : ''}${row.last ? ' last' : ''}`}>
             <MessageView msg={row.msg} unread={m.unread.has(row.msg.id)} selected={row.msg.id === selected} />
           </div>
         ),

@@ -26,8 +26,8 @@ describe('feed rows', () => {
   it('puts a recipient bar before each run of one conversation and marks the run ends', () => {
     const rows = feedRows([msg(1, 'a'), msg(2, 'a'), msg(3, 'b'), msg(4, 'a')], byTopic);
     assert.deepEqual(
-      rows.map((r) => (r.kind === 'bar' ? r.key : `${r.key}${r.last ? '!' : ''}`)),
-      ['b1', 'm1', 'm2!', 'b3', 'm3!', 'b4', 'm4!'],
+      rows.map((r) => (r.kind === 'bar' ? r.key : `${r.first ? '^' : ''}${r.key}${r.last ? '!' : ''}`)),
+      ['b1', '^m1', 'm2!', 'b3', '^m3!', 'b4', '^m4!'],
     );
     assert.deepEqual(feedRows([], byTopic), []);
   });
