@@ -35,14 +35,22 @@ export function feedRows(messages: readonly Message[], conversationOf: (msg: Mes
   return rows;
 }
 
-/** Row i spans offsets[i] to offsets[i + 1]; offsets[rows.length] is the whole height. */
-export function rowOffsets(rows: readonly Row[], measured: ReadonlyMap<string, number>): Float64Array {
-  const offsets = new Float64Array(rows.length + 1);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    offsets[i + 1] = offsets[i]! + (measured.get(row.key) ?? ESTIMATED_HEIGHT[row.kind]);
-  }
+/** Each row's height: measured, or estimated until it has been. */
+export function rowHeights(rows: readonly Row[], measured: ReadonlyMap<string, number>): Float64Array {
+  const heights = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) heights[i] = measured.get(rows[i]!.key) ?? ESTIMATED_HEIGHT[rows[i]!.kind];
+  return heights;
+}
+
+/** Row i spans offsets[i] to offsets[i + 1]; the last offset is the whole height. */
+export function offsetsOf(heights: Float64Array): Float64Array {
+  const offsets = new Float64Array(heights.length + 1);
+  for (let i = 0; i < heights.length; i++) offsets[i + 1] = offsets[i]! + heights[i]!;
   return offsets;
+}
+
+export function rowOffsets(rows: readonly Row[], measured: ReadonlyMap<string, number>): Float64Array {
+  return offsetsOf(rowHeights(rows, measured));
 }
 
 /** The index of the row under vertical position y (clamped to the rows there are). */

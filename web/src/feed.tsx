@@ -3,9 +3,10 @@
 // narrow of any length scrolls smoothly. It opens at the first unread message, fetches older and
 // newer messages near either end without moving what is on screen, keeps the selected message in
 // view, and marks what is on screen as read.
+import { Component } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { feedMessages, landing, loadMore, narrowKey, ranges } from './feed-load.js';
-import { anchorAt, barKey, ESTIMATED_HEIGHT, feedRows, messageKey, rowOffsets, rowsInside, type ScrollAnchor, scrollToShow, scrollTopFor, type Slice, visibleSlice } from './feed-window.js';
+import { anchorAt, barKey, ESTIMATED_HEIGHT, feedRows, messageKey, offsetsOf, type Row, rowHeights, rowsInside, type ScrollAnchor, scrollToShow, scrollTopFor, type Slice, visibleSlice } from './feed-window.js';
 import { helpOpen, onShortcutKey } from './key-actions.js';
 import { MessageView, RecipientBar, recipientKey } from './message.js';
 import type { Model } from './model.js';
@@ -30,7 +31,9 @@ export function Feed({ m }: { m: Model }) {
   // Measured row heights survive narrow changes: a message looks the same in every narrow.
   const heights = useRef(new Map<string, number>()).current;
   const [measured, setMeasured] = useState(0);
-  const offsets = useMemo(() => rowOffsets(rows, heights), [rows, measured]);
+  // Heights by row index, updated in place as rows are measured; offsets are their running sums.
+  const rowHeight = useMemo(() => rowHeights(rows, heights), [rows]);
+  const offsets = useMemo(() => offsetsOf(rowHeight), [rowHeight, measured]);
   const [, redraw] = useState(0);
   const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null });
   const anchor = useRef<ScrollAnchor | null>(null);
@@ -77,8 +80,10 @@ export function Feed({ m }: { m: Model }) {
       const rowKey = (child as HTMLElement).dataset.key;
       if (!rowKey) continue;
       const height = child.getBoundingClientRect().height;
-      if (Math.abs((heights.get(rowKey) ?? -1) - height) > 0.01) {
+      const i = indexOf.get(rowKey);
+      if (i !== undefined && Math.abs(rowHeight[i]! - height) > 0.01) {
         heights.set(rowKey, height);
+        rowHeight[i] = height;
         changed = true;
       }
     }
@@ -139,19 +144,42 @@ export function Feed({ m }: { m: Model }) {
       {!messages && <p class="empty">Loading messages…</p>}
       {messages?.length === 0 && <p class="empty">No messages here yet.</p>}
       <div class="spacer" style={{ height: `${offsets[slice.start]}px` }} aria-hidden="true" />
-      {rows.slice(slice.start, slice.end).map((row) =>
-        row.kind === 'bar' ? (
-          <div key={row.key} data-key={row.key} class="row bar-row">
-            <RecipientBar msg={row.msg} />
-          </div>
-        ) : (
-          <div key={row.key} data-key={row.key} class={`row message-row${row.first ? ' first' : ''}${row.last ? ' last' : ''}`}>
-            <MessageView msg={row.msg} unread={m.unread.has(row.msg.id)} selected={row.msg.id === selected} />
-          </div>
-        ),
-      )}
+      {rows.slice(slice.start, slice.end).map((row) => (
+        <FeedRow key={row.key} row={row} unread={row.kind === 'message' && m.unread.has(row.msg.id)} selected={row.msg.id === selected && row.kind === 'message'} />
+      ))}
       <div class="spacer" style={{ height: `${total - offsets[slice.end]!}px` }} aria-hidden="true" />
       {helpOpen.value && <ShortcutsHelp />}
     </div>
   );
+}
+
+interface FeedRowProps {
+  row: Row;
+  unread: boolean;
+  selected: boolean;
+}
+
+/**
+ * One row, drawn again only when it changes: scrolling re-renders the feed every few hundred pixels,
+ * and the rows already on screen stay as they are. (Any change to the model makes new row objects.)
+ */
+class FeedRow extends Component<FeedRowProps> {
+  override shouldComponentUpdate(next: FeedRowProps): boolean {
+    return next.row !== this.props.row || next.unread !== this.props.unread || next.selected !== this.props.selected;
+  }
+
+  override render({ row, unread, selected }: FeedRowProps) {
+    if (row.kind === 'bar') {
+      return (
+        <div data-key={row.key} class="row bar-row">
+          <RecipientBar msg={row.msg} />
+        </div>
+      );
+    }
+    return (
+      <div data-key={row.key} class={`row message-row${row.first ? ' first' : ''}${row.last ? ' last' : ''}`}>
+        <MessageView msg={row.msg} unread={unread} selected={selected} />
+      </div>
+    );
+  }
 }
