@@ -56,6 +56,8 @@ export interface ScrollFigures {
   longestWhileLoadingMs: number;
   /** Longest task while scrolling from the oldest loaded message to the newest, ms. */
   longestWhileScrollingMs: number;
+  /** How many tasks took over 50 ms while scrolling. */
+  longTasksWhileScrolling: number;
   scrollSeconds: number;
   heapMb: number;
 }
@@ -80,7 +82,8 @@ export async function scrollThrough(page: Page, target: number, step: number, lo
   await page.reload();
   await page.locator('main article').first().waitFor({ timeout: 30_000 });
 
-  const longest = () => page.evaluate(() => Math.max(0, ...(window as unknown as { __bench: { longTasks: { duration: number }[] } }).__bench.longTasks.map((t) => t.duration)));
+  const tasks = () => page.evaluate(() => (window as unknown as { __bench: { longTasks: { duration: number }[] } }).__bench.longTasks.map((t) => t.duration));
+  const longest = async () => Math.max(0, ...(await tasks()));
   const clearTasks = () => page.evaluate(() => ((window as unknown as { __bench: { longTasks: unknown[] } }).__bench.longTasks = []));
   await clearTasks();
   // Fetch older batches from the top, then newer ones from the bottom, until enough are loaded.
@@ -114,10 +117,11 @@ export async function scrollThrough(page: Page, target: number, step: number, lo
     return (performance.now() - started) / 1000;
   }, step);
   const longestWhileScrollingMs = await longest();
+  const longTasksWhileScrolling = (await tasks()).length;
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   await cdp.detach();
-  return { loaded: ids.size, longestWhileLoadingMs, longestWhileScrollingMs, scrollSeconds, heapMb: heap.usedSize / 2 ** 20 };
+  return { loaded: ids.size, longestWhileLoadingMs, longestWhileScrollingMs, longTasksWhileScrolling, scrollSeconds, heapMb: heap.usedSize / 2 ** 20 };
 }
