@@ -35,8 +35,10 @@ export function Feed({ m }: { m: Model }) {
   const rowHeight = useMemo(() => rowHeights(rows, heights), [rows]);
   const offsets = useMemo(() => offsetsOf(rowHeight), [rowHeight, measured]);
   const [, redraw] = useState(0);
-  const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null });
+  const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null, reveal: false });
   const anchor = useRef<ScrollAnchor | null>(null);
+  const rowResized = useRef<ResizeObserver | null>(null);
+  const watched = useRef(new Set<Element>()).current;
 
   if (view.current.key !== key) {
     view.current = { ...view.current, top: 0, key, landed: null };
@@ -88,15 +90,36 @@ export function Feed({ m }: { m: Model }) {
       }
     }
     // New heights move the spacers: draw again (before the browser paints) and place the view then.
+    // Rows also change size after drawing (KaTeX's fonts arrive, an image loads): watch them.
+    // Rows that left the page are let go (the observer would otherwise keep them alive).
+    for (const row of watched) {
+      if (!row.isConnected) {
+        rowResized.current?.unobserve(row);
+        watched.delete(row);
+      }
+    }
+    for (const child of feed.children) {
+      if ((child as HTMLElement).dataset.key && !watched.has(child)) {
+        rowResized.current?.observe(child);
+        watched.add(child);
+      }
+    }
     if (changed) return void setMeasured((n) => n + 1);
     const selected = selectedId.value;
     if (selected !== view.current.selected) {
       view.current.selected = selected;
+      view.current.reveal = true;
+    }
+    if (view.current.reveal) {
+      // Scroll the selected message into view, again once its real height is known.
       const i = selected === null ? undefined : indexOf.get(messageKey(selected));
       const to = i === undefined ? null : scrollToShow(offsets, i, feed.scrollTop, feed.clientHeight, ROOM);
-      if (to !== null) anchor.current = anchorAt(rows, offsets, to);
+      // The newest message is shown from the bottom, so the view follows what arrives after it.
+      if (to !== null) anchor.current = i === rows.length - 1 && range?.foundNewest ? 'bottom' : anchorAt(rows, offsets, to);
+      if (i === undefined || heights.has(rows[i]!.key)) view.current.reveal = false;
     }
-    const target = anchor.current && scrollTopFor(anchor.current, indexOf, offsets, feed.clientHeight);
+    // The bottom is the feed's own (its padding below the rows included).
+    const target = anchor.current === 'bottom' ? feed.scrollHeight - feed.clientHeight : anchor.current && scrollTopFor(anchor.current, indexOf, offsets, feed.clientHeight);
     if (target !== null && target !== undefined && Math.abs(feed.scrollTop - target) > 0.5) feed.scrollTop = target;
     view.current.top = feed.scrollTop;
     const need = visibleSlice(offsets, feed.scrollTop, feed.clientHeight, MARGIN / 2);
@@ -131,9 +154,18 @@ export function Feed({ m }: { m: Model }) {
     addEventListener('keydown', onShortcutKey);
     const resized = new ResizeObserver(() => redraw((n) => n + 1));
     if (el.current) resized.observe(el.current);
+    rowResized.current = new ResizeObserver((entries) => {
+      let stale = false;
+      for (const entry of entries) {
+        const row = entry.target as HTMLElement;
+        if (row.isConnected && Math.abs((heights.get(row.dataset.key!) ?? -1) - row.getBoundingClientRect().height) > 0.01) stale = true;
+      }
+      if (stale) redraw((n) => n + 1);
+    });
     return () => {
       removeEventListener('keydown', onShortcutKey);
       resized.disconnect();
+      rowResized.current?.disconnect();
     };
   }, []);
 
