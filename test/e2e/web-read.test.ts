@@ -152,4 +152,43 @@ describe('reading in the web client', () => {
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
   });
+
+  check("loads KaTeX's stylesheet and fonts from Confab only once math is shown", async () => {
+    const page = pages.get('mark')!;
+    const katexSheet = () => page.evaluate(() => [...document.styleSheets].some((sheet) => /katex/i.test(sheet.href ?? '')));
+    assert.equal(await katexSheet(), false);
+    const fonts: string[] = [];
+    page.on('response', (r) => {
+      if (/KaTeX_.*\.woff2$/.test(r.url())) fonts.push(`${r.status()} ${new URL(r.url()).origin === suite.server.url}`);
+    });
+    const olivia = await apiAs('olivia@confab.test');
+    await olivia('POST', '/messages', { type: 'stream', to: 'general', topic: TOPIC, content: 'Energy is $$E = mc^2$$' });
+    await page.keyboard.press('End');
+    const math = page.getByRole('article').filter({ hasText: 'Energy is' }).locator('.katex').first();
+    await math.waitFor();
+    await waitUntil(katexSheet);
+    await waitUntil(async () => fonts.length > 0);
+    assert.ok(fonts.every((f) => f === '200 true'), fonts.join());
+    assert.match(await math.evaluate((el) => getComputedStyle(el).fontFamily), /KaTeX_Main/);
+  });
+
+  check('stars the selected message with *, and n goes to the next unread topic', async () => {
+    const page = pages.get('mark')!;
+    const last = page.getByRole('article').filter({ hasText: 'Energy is' });
+    await last.click();
+    await page.keyboard.press('*');
+    const flags = async () => page.evaluate(async (id) => ((await (await fetch(`/json/messages/${id}`)).json()) as { message: { flags: string[] } }).message.flags, Number(await last.getAttribute('data-id')));
+    await waitUntil(async () => (await flags()).includes('starred'));
+    await page.keyboard.press('*');
+    await waitUntil(async () => !(await flags()).includes('starred'));
+    // Another topic gets a message Mark has not read; n takes him there.
+    const adam = await apiAs('adam@confab.test');
+    await adam('POST', '/messages', { type: 'stream', to: 'general', topic: 'next up', content: 'Over here' });
+    await page.getByRole('navigation').getByRole('link', { name: /# general/ }).waitFor();
+    await waitUntil(async () => {
+      await page.keyboard.press('n');
+      return /\/topic\/next.20up$/.test(new URL(page.url()).hash);
+    });
+    await page.getByRole('article').filter({ hasText: 'Over here' }).waitFor();
+  });
 });
