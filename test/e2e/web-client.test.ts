@@ -67,7 +67,7 @@ describe('the web client in Chromium', () => {
     await general.click();
     // The stream opens at Mona's first unread message; End takes her to the newest.
     await waitUntil(async () => /^#narrow\/stream\/\d+-general$/.test(new URL(mona.url()).hash));
-    await mona.locator('main .feed[aria-busy="false"]').waitFor();
+    await mona.locator('main .feed[aria-busy="false"][data-narrow^="#narrow/stream/"]').waitFor();
     await mona.keyboard.press('End');
     const napkins = mona.getByRole('article').filter({ hasText: 'Bring napkins' });
     await napkins.waitFor();
@@ -83,7 +83,7 @@ describe('the web client in Chromium', () => {
     const mark = pages.get('mark')!;
     await mark.getByRole('navigation').getByRole('link', { name: /All messages/ }).click();
     await waitUntil(async () => new URL(mark.url()).hash === '#all_messages');
-    await mark.locator('main .feed[aria-busy="false"]').waitFor();
+    await mark.locator('main .feed[aria-busy="false"][data-narrow="#all_messages"]').waitFor();
     await mark.keyboard.press('End');
     // Mona is in a stream view: switching the compose box to a direct message asks for "To".
     await mona.getByRole('button', { name: 'Direct message instead' }).click();

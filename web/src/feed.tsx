@@ -172,7 +172,7 @@ export function Feed({ m }: { m: Model }) {
   const selected = selectedId.value;
   const total = offsets[offsets.length - 1]!;
   return (
-    <div class="feed" ref={el} onScroll={onScroll} aria-busy={messages ? 'false' : 'true'}>
+    <div class="feed" ref={el} onScroll={onScroll} aria-busy={messages ? 'false' : 'true'} data-narrow={key}>
       {!messages && <p class="empty">Loading messages…</p>}
       {messages?.length === 0 && <p class="empty">No messages here yet.</p>}
       <div class="spacer" style={{ height: `${offsets[slice.start]}px` }} aria-hidden="true" />
