@@ -191,4 +191,21 @@ describe('reading in the web client', () => {
     });
     await page.getByRole('article').filter({ hasText: 'Over here' }).waitFor();
   });
+
+  check('Home fetches and shows the oldest message of a long narrow that opened near its end', async () => {
+    const page = pages.get('mark')!;
+    await page.getByRole('navigation').getByRole('link', { name: /Starred/ }).click();
+    await page.locator('main .feed[aria-busy="false"][data-narrow="#narrow/is/starred"]').waitFor();
+    const general = await page.getByRole('navigation').getByRole('link', { name: /# general/ }).getAttribute('href');
+    await page.evaluate((hash) => (location.hash = hash), `${general}/topic/long.20read`);
+    await page.locator('main .feed[aria-busy="false"][data-narrow*="/topic/"]').waitFor();
+    // Opened afresh near the newest: the oldest is not loaded (nor drawn).
+    assert.equal(await page.getByRole('article').filter({ hasText: /Filler 1$/ }).count(), 0);
+    await page.keyboard.press('Home');
+    const oldest = page.getByRole('article').filter({ hasText: /Filler 1$/ });
+    await oldest.waitFor();
+    await waitUntil(async () => (await oldest.getAttribute('class'))!.split(' ').includes('selected'));
+    const state = await feedState(page);
+    assert.ok(state.scrollTop < 60, `scrolled to ${state.scrollTop}`);
+  });
 });

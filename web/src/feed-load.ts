@@ -61,19 +61,29 @@ function store(messages: Message[], forModel: Map<number, Message>): boolean {
   return true;
 }
 
-/** Opens a narrow afresh at its first unread message; with none, at the newest. */
-export async function openNarrow(target: Narrow): Promise<void> {
+/**
+ * Opens a narrow afresh at its first unread message (with none, at the newest), or at its newest or
+ * oldest message (End and Home when that end is not loaded).
+ */
+export async function openNarrow(target: Narrow, at: 'first_unread' | 'newest' | 'oldest' = 'first_unread'): Promise<void> {
   const m = model.value;
   if (!m) return;
   const key = narrowKey(target);
   const opening = (openings.get(key) ?? 0) + 1;
   openings.set(key, opening);
-  const reply = await fetchAround(target, 'first_unread', OPEN_BATCH, OPEN_BATCH);
+  // What an earlier opening fetched is not shown meanwhile: the feed would draw it, then jump.
+  if (ranges.value.has(key)) {
+    const next = new Map(ranges.value);
+    next.delete(key);
+    ranges.value = next;
+  }
+  const reply = await fetchAround(target, at, OPEN_BATCH, OPEN_BATCH);
   if (openings.get(key) !== opening) return;
   batch(() => {
     if (!store(reply.messages, m.messages)) return;
     setRange(key, mergeRange(null, reply, 'around'));
-    const messageId = reply.found_anchor ? reply.anchor : 'newest';
+    const oldest = reply.messages[0]?.id;
+    const messageId = at === 'oldest' && oldest !== undefined ? oldest : at === 'first_unread' && reply.found_anchor ? reply.anchor : 'newest';
     landing.value = { key, messageId };
     if (narrowKey(narrow.value) === key) {
       const newest = reply.messages[reply.messages.length - 1];

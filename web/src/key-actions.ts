@@ -2,7 +2,7 @@
 // compose box for a reply or a new conversation, going to the next unread topic or direct message,
 // starring, editing, searching and the help panel.
 import { signal } from '@preact/signals';
-import { feedMessages } from './feed-load.js';
+import { feedMessages, narrowKey, openNarrow, ranges } from './feed-load.js';
 import { focusOf, moveSelection, nextUnreadDm, nextUnreadTopic, type Shortcut, shortcutFor } from './keys.js';
 import { api, composeIntent, editingId, go, model, narrow, selectedId, status } from './store.js';
 
@@ -33,6 +33,12 @@ function perform(shortcut: Shortcut, target: EventTarget | null): boolean {
     case 'previous':
     case 'first':
     case 'last': {
+      // Home and End reach the narrow's real ends, fetching them when they are not loaded.
+      const range = ranges.value.get(narrowKey(narrow.value));
+      if (shortcut !== 'next' && shortcut !== 'previous' && range && !(shortcut === 'last' ? range.foundNewest : range.foundOldest)) {
+        void openNarrow(narrow.value, shortcut === 'last' ? 'newest' : 'oldest').catch((e: Error) => (status.value = e.message));
+        return true;
+      }
       const ids = (feedMessages() ?? []).map((msg) => msg.id);
       const next = moveSelection(ids, selectedId.value, shortcut);
       if (next === null) return false;

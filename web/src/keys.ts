@@ -25,8 +25,8 @@ export type Shortcut =
 export const SHORTCUT_HELP: readonly { keys: string[]; what: string }[] = [
   { keys: ['j', '↓'], what: 'Next message' },
   { keys: ['k', '↑'], what: 'Previous message' },
-  { keys: ['Home'], what: 'First loaded message' },
-  { keys: ['End'], what: 'Last loaded message' },
+  { keys: ['Home'], what: 'Oldest message' },
+  { keys: ['End'], what: 'Newest message' },
   { keys: ['Enter', 'r'], what: 'Reply to the selected message' },
   { keys: ['c'], what: 'New topic' },
   { keys: ['x'], what: 'New direct message' },
