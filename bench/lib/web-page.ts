@@ -63,6 +63,8 @@ export interface ScrollFigures {
    * busy machine a task waits for a core, and its wall time says more about the machine than the page.
    */
   mostTaskCpuWhileScrollingMs: number;
+  /** The same while fetching and adding batches. */
+  mostTaskCpuWhileLoadingMs: number;
   scrollSeconds: number;
   heapMb: number;
 }
@@ -91,6 +93,8 @@ export async function scrollThrough(page: Page, target: number, step: number, lo
   const longest = async () => Math.max(0, ...(await tasks()));
   const clearTasks = () => page.evaluate(() => ((window as unknown as { __bench: { longTasks: unknown[] } }).__bench.longTasks = []));
   await clearTasks();
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   // Fetch older batches from the top, then newer ones from the bottom, until enough are loaded.
   for (const end of ['oldest', 'newest'] as const) {
     let still = 0;
@@ -105,13 +109,13 @@ export async function scrollThrough(page: Page, target: number, step: number, lo
       if (ids.size !== before && ids.size % 1000 < 200) log(`    ${ids.size} messages loaded`);
     }
   }
+  const mostTaskCpuWhileLoadingMs = mostTaskCpu(await browser.stopTracing());
   const longestWhileLoadingMs = await longest();
 
   await clearTasks();
   await page.evaluate(() => ((document.querySelector('main .feed') as HTMLElement).scrollTop = 0));
   await page.waitForTimeout(300);
-  const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const scrollSeconds = await page.evaluate(async (px) => {
     const feed = document.querySelector('main .feed') as HTMLElement;
     const started = performance.now();
@@ -131,8 +135,11 @@ export async function scrollThrough(page: Page, target: number, step: number, lo
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   await cdp.detach();
-  return { loaded: ids.size, longestWhileLoadingMs, longestWhileScrollingMs, longTasksWhileScrolling, mostTaskCpuWhileScrollingMs, scrollSeconds, heapMb: heap.usedSize / 2 ** 20 };
+  return { loaded: ids.size, longestWhileLoadingMs, longestWhileScrollingMs, longTasksWhileScrolling, mostTaskCpuWhileScrollingMs, mostTaskCpuWhileLoadingMs, scrollSeconds, heapMb: heap.usedSize / 2 ** 20 };
 }
+
+/** Enough of a trace for each main-thread task's wall and thread (CPU) time. */
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'];
 
 interface TraceEvent {
   name: string;
