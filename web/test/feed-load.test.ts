@@ -1,14 +1,15 @@
 // The feed's fetching without a browser: what it asks GET /messages for when a narrow opens and when
 // it scrolls toward either end, the range it keeps, where it lands, and the answers it drops.
 import assert from 'node:assert/strict';
-import { before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 
 type Reply = { messages: { id: number }[]; anchor?: number; found_anchor?: boolean; found_oldest: boolean; found_newest: boolean };
 const requests: URLSearchParams[] = [];
 let answer: (query: URLSearchParams) => Promise<Reply> = async () => ({ messages: [], found_oldest: true, found_newest: true });
 
-// The store reads the page's address and cookie, and the API calls fetch: stand-ins for all three.
-Object.assign(globalThis, {
+// The store reads the page's address and cookie, and the API calls fetch: stand-ins for all three,
+// only while these tests run (other test files in the same process use the real fetch).
+const standIns = {
   location: { hash: '' },
   document: { cookie: '' },
   fetch: async (url: string) => {
@@ -17,7 +18,17 @@ Object.assign(globalThis, {
     const body = { result: 'success', msg: '', ...(await answer(query)) };
     return { ok: true, status: 200, json: async () => body } as Response;
   },
-});
+};
+const originals = Object.fromEntries(Object.keys(standIns).map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
+
+function useStandIns(on: boolean): void {
+  for (const [name, value] of Object.entries(standIns)) {
+    const original = originals[name];
+    if (on) Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+    else if (original) Object.defineProperty(globalThis, name, original);
+    else delete (globalThis as Record<string, unknown>)[name];
+  }
+}
 
 const message = (id: number) => ({ id, sender_id: 2, sender_full_name: 'B', sender_email: 'b@x', content: `m${id}`, timestamp: 0, type: 'stream', stream_id: 1, subject: 't', display_recipient: 'general', flags: [] });
 const reply = (ids: number[], rest: Omit<Reply, 'messages'>) => ({ ...rest, messages: ids.map(message) });
@@ -28,10 +39,12 @@ describe('fetching for the feed', async () => {
   let store: typeof import('../src/store.js');
   let model: typeof import('../src/model.js');
   before(async () => {
+    useStandIns(true);
     store = await import('../src/store.js');
     model = await import('../src/model.js');
     load = await import('../src/feed-load.js');
   });
+  after(() => useStandIns(false));
   beforeEach(() => {
     requests.length = 0;
     store.model.value = model.fromRegister({ user_id: 1, subscriptions: [{ stream_id: 1, name: 'general', color: '' }] });
