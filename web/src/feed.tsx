@@ -35,7 +35,7 @@ export function Feed({ m }: { m: Model }) {
   const rowHeight = useMemo(() => rowHeights(rows, heights), [rows]);
   const offsets = useMemo(() => offsetsOf(rowHeight), [rowHeight, measured]);
   const [, redraw] = useState(0);
-  const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null, reveal: false });
+  const view = useRef({ top: 0, height: 600, key, slice: { start: 0, end: 0 } as Slice, landed: null as unknown, selected: null as number | null, reveal: false, landingBar: null as { anchor: { key: string; delta: number }; bar: string } | null });
   const anchor = useRef<ScrollAnchor | null>(null);
   const rowResized = useRef<ResizeObserver | null>(null);
   const watched = useRef(new Set<Element>()).current;
@@ -54,7 +54,9 @@ export function Feed({ m }: { m: Model }) {
       // Held by the message itself: its bar would move away if older messages of its run arrive.
       const bar = barKey(pending.messageId);
       const above = indexOf.has(bar) ? (heights.get(bar) ?? ESTIMATED_HEIGHT.bar) : ROOM;
-      anchor.current = { key: messageKey(pending.messageId), delta: -above };
+      const held = { key: messageKey(pending.messageId), delta: -above };
+      anchor.current = held;
+      view.current.landingBar = indexOf.has(bar) && !heights.has(bar) ? { anchor: held, bar } : null;
     }
   }
   const top = (anchor.current && scrollTopFor(anchor.current, indexOf, offsets, view.current.height)) ?? view.current.top;
@@ -117,6 +119,12 @@ export function Feed({ m }: { m: Model }) {
       // The newest message is shown from the bottom, so the view follows what arrives after it.
       if (to !== null) anchor.current = i === rows.length - 1 && range?.foundNewest ? 'bottom' : anchorAt(rows, offsets, to);
       if (i === undefined || heights.has(rows[i]!.key)) view.current.reveal = false;
+    }
+    // Once the landing message's bar is measured, the whole bar shows above it (not the estimate).
+    const landingBar = view.current.landingBar;
+    if (landingBar && heights.has(landingBar.bar)) {
+      if (anchor.current === landingBar.anchor) anchor.current = { key: landingBar.anchor.key, delta: -heights.get(landingBar.bar)! };
+      view.current.landingBar = null;
     }
     // The bottom is the feed's own (its padding below the rows included).
     const target = anchor.current === 'bottom' ? feed.scrollHeight - feed.clientHeight : anchor.current && scrollTopFor(anchor.current, indexOf, offsets, feed.clientHeight);
