@@ -24,6 +24,8 @@ describe('the web client in Chromium', () => {
   check('shows a stream message live to another person, who narrows to its topic and replies', async () => {
     const mark = pages.get('mark') ?? (await logIn('mark', 'mark@confab.test'));
     const mona = await logIn('mona', 'mona@confab.test');
+    // The home view opens at Mona's first unread message; End takes her to the newest, where new ones arrive.
+    await mona.keyboard.press('End');
 
     await mark.getByRole('navigation').getByRole('link', { name: /# general/ }).click();
     assert.match(new URL(mark.url()).hash, /^#narrow\/stream\/\d+-general$/);
@@ -63,10 +65,14 @@ describe('the web client in Chromium', () => {
     await mark.getByLabel('Message', { exact: true }).press('Enter');
     await waitUntil(async () => (await unreadIn()) === before + 1);
     await general.click();
+    // The stream opens at Mona's first unread message; End takes her to the newest.
+    await waitUntil(async () => /^#narrow\/stream\/\d+-general$/.test(new URL(mona.url()).hash));
+    await mona.locator('main .feed[aria-busy="false"][data-narrow^="#narrow/stream/"]').waitFor();
+    await mona.keyboard.press('End');
     const napkins = mona.getByRole('article').filter({ hasText: 'Bring napkins' });
     await napkins.waitFor();
     // Seen at the bottom of the feed, it is read, here and on the server.
-    await waitUntil(async () => (await napkins.getAttribute('class')) === 'message' && (await unreadIn()) < before + 1);
+    await waitUntil(async () => !(await napkins.getAttribute('class'))!.split(' ').includes('unread') && (await unreadIn()) < before + 1);
     const id = Number(await napkins.getAttribute('data-id'));
     const flags = await mona.evaluate(async (messageId) => ((await (await fetch(`/json/messages/${messageId}`)).json()) as { message: { flags: string[] } }).message.flags, id);
     assert.ok(flags.includes('read'), flags.join());
@@ -76,6 +82,9 @@ describe('the web client in Chromium', () => {
     const mona = pages.get('mona')!;
     const mark = pages.get('mark')!;
     await mark.getByRole('navigation').getByRole('link', { name: /All messages/ }).click();
+    await waitUntil(async () => new URL(mark.url()).hash === '#all_messages');
+    await mark.locator('main .feed[aria-busy="false"][data-narrow="#all_messages"]').waitFor();
+    await mark.keyboard.press('End');
     // Mona is in a stream view: switching the compose box to a direct message asks for "To".
     await mona.getByRole('button', { name: 'Direct message instead' }).click();
     await mona.getByLabel('To', { exact: true }).fill('mark@confab.test');

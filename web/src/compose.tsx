@@ -3,7 +3,7 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { isSendKey, sendParams, type Draft } from './compose-rules.js';
 import type { Model } from './model.js';
-import { api, narrow } from './store.js';
+import { api, composeIntent, narrow } from './store.js';
 
 function draftFor(m: Model): Draft {
   const n = narrow.value;
@@ -24,6 +24,16 @@ export function Compose({ m }: { m: Model }) {
   // A new narrow sets the recipient; what is being written stays.
   useEffect(() => setDraft((d) => ({ ...draftFor(m), content: d.content, to: d.to })), [narrow.value]);
   const update = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
+  // A reply asked for by the keyboard (r, Enter): the selected message's conversation, then write.
+  useEffect(() => {
+    const intent = composeIntent.value;
+    const msg = intent?.kind === 'reply' ? m.messages.get(intent.messageId) : undefined;
+    if (!msg) return;
+    composeIntent.value = null;
+    if (msg.type === 'stream') update({ mode: 'stream', streamId: msg.stream_id, topic: msg.subject });
+    else if (Array.isArray(msg.display_recipient)) update({ mode: 'dm', to: msg.display_recipient.filter((p) => p.id !== m.me.user_id).map((p) => p.email).join(', ') });
+    setTimeout(() => document.getElementById('compose-message')?.focus());
+  }, [composeIntent.value]);
 
   async function send() {
     const result = sendParams(draft, m.people.values());

@@ -4,7 +4,8 @@ import type { Message } from './api.js';
 import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
-import { streamName } from './store.js';
+import { loadKatexStyle } from './katex-style.js';
+import { selectedId, streamName } from './store.js';
 
 export function recipientKey(msg: Message): string {
   return msg.type === 'stream' ? topicKey(msg.stream_id!, msg.subject) : `dm:${dmPeople(msg)}`;
@@ -34,14 +35,26 @@ export function RecipientBar({ msg }: { msg: Message }) {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
-export function MessageView({ msg, unread }: { msg: Message; unread: boolean }) {
+export function MessageView({ msg, unread, selected = false }: { msg: Message; unread: boolean; selected?: boolean }) {
   const time = new Date(msg.timestamp * 1000);
   const content = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (content.current) showEmoji(content.current);
+    // Math is drawn with KaTeX's stylesheet and fonts, fetched the first time a message needs them.
+    if (msg.content.includes('katex') && content.current?.querySelector('.katex')) loadKatexStyle();
   }, [msg.content]);
+  const classes = `message${unread ? ' unread' : ''}${selected ? ' selected' : ''}`;
   return (
-    <article aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`} class={unread ? 'message unread' : 'message'} data-id={msg.id}>
+    <article
+      aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`}
+      class={classes}
+      data-id={msg.id}
+      aria-current={selected ? 'true' : undefined}
+      onClick={(e) => {
+        // A click on the message (not on a link or control in it) selects it, as the keyboard does.
+        if (!(e.target as Element).closest('a, button, input, textarea, select')) selectedId.value = msg.id;
+      }}
+    >
       <header>
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>

@@ -3,9 +3,9 @@
 import { signal } from '@preact/signals';
 import { createApi, type Message } from './api.js';
 import { runEventLoop } from './event-loop.js';
-import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
-import { hashToNarrow, type Narrow, narrowAnchor, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
-import { rememberHits } from './narrow-match.js';
+import { openNarrow } from './feed-load.js';
+import { applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
+import { hashToNarrow, type Narrow, narrowAnchor, narrowToHash, sameNarrow } from './narrow.js';
 import { notifyAbout } from './notify.js';
 
 export const api = createApi();
@@ -39,11 +39,9 @@ function publish(m: Model): void {
 async function loadNarrow(target: Narrow): Promise<void> {
   const m = model.value;
   if (!m) return;
-  const anchor = narrowAnchor(target);
-  const { messages } = await api.getMessages(narrowTerms(target), anchor, 100, anchor === 'newest' ? 0 : 100);
-  addMessages(m, messages);
-  if (target.kind === 'search') rememberHits(target, messages.map((msg) => msg.id));
-  publish(m);
+  // The feed's loader fetches around the first unread message (or a link's message) and keeps the fetched range.
+  const near = narrowAnchor(target);
+  await openNarrow(target, near === 'newest' ? 'first_unread' : near);
   if (target.kind === 'stream') {
     const { topics: list } = await api.getTopics(target.streamId);
     topics.value = { streamId: target.streamId, names: list.map((t) => t.name) };
