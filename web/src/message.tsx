@@ -1,6 +1,7 @@
 // One message (sender, time, rendered content) and the recipient bar above a run of messages.
 import { useEffect, useRef } from 'preact/hooks';
 import type { Message } from './api.js';
+import { EchoStatus } from './compose-parts.js';
 import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
@@ -41,11 +42,12 @@ export function MessageView({ msg, unread }: { msg: Message; unread: boolean }) 
     if (content.current) showEmoji(content.current);
   }, [msg.content]);
   return (
-    <article aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`} class={unread ? 'message unread' : 'message'} data-id={msg.id}>
+    <article aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`} class={`message${unread ? ' unread' : ''}${msg.local ? ` local ${msg.local.state}` : ''}`} data-id={msg.id}>
       <header>
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
         {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+        {msg.local && <EchoStatus msg={msg} />}
       </header>
       {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
       <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />

@@ -1,7 +1,8 @@
 // The running client's state as signals: the model (re-published after each change), the open
 // narrow (kept in the URL's hash), and the actions the UI calls.
 import { signal } from '@preact/signals';
-import { createApi, type Message } from './api.js';
+import { createApi, type Message, type ZEvent } from './api.js';
+import { carryLocalEchoes } from './compose-echo.js';
 import { runEventLoop } from './event-loop.js';
 import { addMessages, applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
 import { hashToNarrow, type Narrow, narrowTerms, narrowToHash, sameNarrow } from './narrow.js';
@@ -89,12 +90,23 @@ export function start(): void {
   void runEventLoop(
     {
       register: () =>
-        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true }) as never,
+        api.register({
+          event_types: EVENT_TYPES,
+          fetch_event_types: EVENT_TYPES,
+          apply_markdown: true,
+          client_gravatar: false,
+          user_settings_object: true,
+          // Stream typing notifications come only to clients that say they understand them.
+          client_capabilities: { notification_settings_null: true, user_settings_object: true, stream_typing_notifications: true },
+        }) as never,
       getEvents: (queueId, lastEventId) => api.getEvents(queueId, lastEventId),
     },
     {
       onRegister(state) {
         const m = fromRegister(state);
+        queueId = state.queue_id;
+        // Messages still being sent stay in the feed across a new queue.
+        if (model.value) carryLocalEchoes(model.value, m);
         // Messages already loaded stay; a new queue means events may have been missed, so reload.
         model.value = m;
         status.value = '';
@@ -104,6 +116,7 @@ export function start(): void {
         const m = model.value;
         if (!m) return;
         for (const event of events) applyEvent(m, event);
+        for (const listener of eventListeners) listener(events);
         publish(m);
         status.value = '';
       },
@@ -112,4 +125,15 @@ export function start(): void {
       },
     },
   );
+}
+
+/** The event queue's id, sent with each message so that its event names our local echo. */
+export let queueId: string | null = null;
+
+/** Views that react to events the model does not keep (typing) listen here. */
+export const eventListeners: ((events: ZEvent[]) => void)[] = [];
+
+/** For views that change the model in place (local echo): tell every view to look again. */
+export function republish(): void {
+  if (model.value) publish(model.value);
 }
