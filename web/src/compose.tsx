@@ -60,12 +60,12 @@ export function Compose({ m }: { m: Model }) {
   const people = () => m.people.values();
 
   /** Opens a recipient from outside (narrow, reply, drafts list): what was written is kept as a draft, the recipient's own draft comes back. */
-  function openRecipient(next: Recipient, focusOn: Focus | null, content?: string) {
+  function openRecipient(next: Recipient, focusOn: Focus | null, reopen?: { content: string; draftId: number | undefined }) {
     const key = recipientKeyOf({ ...next, content: '' }, people(), m.me.user_id);
-    const saved = content === undefined && key ? draftFor(m, key) : undefined;
+    const saved = reopen === undefined && key ? draftFor(m, key) : undefined;
     typing.stop();
-    saver.begin(saved?.id);
-    setDraft({ ...next, content: content ?? saved?.content ?? '' });
+    saver.begin(reopen ? reopen.draftId : saved?.id);
+    setDraft({ ...next, content: reopen?.content ?? saved?.content ?? '' });
     setError('');
     setFocus(focusOn);
   }
@@ -114,11 +114,16 @@ export function Compose({ m }: { m: Model }) {
     try {
       const { message: raw } = await api.call<{ message: { content: string } }>('GET', `/messages/${message.id}`, { apply_markdown: false });
       const block = quoteBlock({ full_name: message.sender_full_name, user_id: message.sender_id }, messageLink(location.origin, message, streamName), raw.content);
-      const field = messageRef.current;
-      const sameRecipient = recipientKeyOf({ ...recipient, content: '' }, people(), m.me.user_id) === recipientKeyOf(draft, people(), m.me.user_id);
-      const base = sameRecipient ? draft.content : (draftFor(m, recipientKeyOf({ ...recipient, content: '' }, people(), m.me.user_id) ?? '')?.content ?? '');
-      const caret = sameRecipient && field ? field.selectionEnd : base.length;
-      openRecipient(recipient, 'message', insertAtCaret(base, caret, block).text);
+      const key = recipientKeyOf({ ...recipient, content: '' }, people(), m.me.user_id);
+      if (key !== null && key === recipientKeyOf(draft, people(), m.me.user_id)) {
+        // Same conversation: the quote goes where the caret is, in what is being written.
+        const caret = messageRef.current?.selectionEnd ?? draft.content.length;
+        update({ content: insertAtCaret(draft.content, caret, block).text });
+        return setFocus('message');
+      }
+      const saved = key === null ? undefined : draftFor(m, key);
+      const base = saved?.content ?? '';
+      openRecipient(recipient, 'message', { content: insertAtCaret(base, base.length, block).text, draftId: saved?.id });
     } catch (e) {
       setError((e as Error).message);
     }
@@ -138,6 +143,13 @@ export function Compose({ m }: { m: Model }) {
     } catch (e) {
       setError((e as Error).message);
     }
+  }
+
+  /** Stream or direct message: what is written stays, now for the other kind of recipient. */
+  function switchMode() {
+    typing.stop();
+    update({ mode: draft.mode === 'dm' ? 'stream' : 'dm' });
+    setFocus(draft.mode === 'dm' ? 'topic' : 'to');
   }
 
   function send() {
@@ -168,7 +180,7 @@ export function Compose({ m }: { m: Model }) {
     >
       <TypingNotice m={m} shows={(t) => shownTarget(t, narrow.value, own, m.me.user_id)} />
       <div class="recipient-row">
-        <button type="button" class="mode" onClick={() => openRecipient({ ...draft, mode: draft.mode === 'dm' ? 'stream' : 'dm' }, draft.mode === 'dm' ? 'topic' : 'to', draft.content)}>
+        <button type="button" class="mode" onClick={() => switchMode()}>
           {draft.mode === 'dm' ? 'Stream message instead' : 'Direct message instead'}
         </button>
         {/* Keyed, so that switching never reuses the topic's input (and its maxlength) for "To". */}
@@ -208,7 +220,7 @@ export function Compose({ m }: { m: Model }) {
             </span>
           </Fragment>
         )}
-        <DraftsList m={m} open={(d) => openRecipient(fromApiDraft(d, m.people), 'message', d.content)} />
+        <DraftsList m={m} open={(d) => openRecipient(fromApiDraft(d, m.people), 'message', { content: d.content, draftId: d.id })} />
       </div>
       <label for="compose-message" class="message-label">
         Message
