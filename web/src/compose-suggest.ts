@@ -97,6 +97,8 @@ export function suggestionsFor(token: Token, sources: Sources, alreadyTo: string
 
 /** The text with the token replaced by the suggestion, and where the caret goes. */
 export function applySuggestion(text: string, caret: number, token: Token, suggestion: Suggestion): { text: string; caret: number } {
-  const head = text.slice(0, token.start) + suggestion.text;
+  // A space already after the caret stands for the pick's own.
+  const insert = /^\s/.test(text.slice(caret)) ? suggestion.text.trimEnd() : suggestion.text;
+  const head = text.slice(0, token.start) + insert;
   return { text: head + text.slice(caret), caret: head.length };
 }
