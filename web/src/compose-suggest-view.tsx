@@ -128,7 +128,6 @@ export function useSuggest(id: string, kind: 'to' | 'message', value: string, se
     },
     fieldProps: {
       'aria-autocomplete': 'list',
-      'aria-expanded': open,
       'aria-controls': open ? id : undefined,
       'aria-activedescendant': open ? `${id}-${current}` : undefined,
     },
