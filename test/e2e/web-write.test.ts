@@ -85,13 +85,27 @@ describe('the compose box in Chromium', () => {
     const mona = await logIn('mona', 'mona@confab.test');
     await mark.getByRole('navigation').getByRole('link', { name: /Direct messages/ }).click();
     await mona.getByRole('button', { name: 'Direct message instead' }).click();
-    await mona.getByLabel('To', { exact: true }).fill('mark@confab.test');
+    // "To" suggests people too: picked by keyboard.
+    await mona.getByLabel('To', { exact: true }).pressSequentially('mar');
+    await mona.getByRole('listbox', { name: 'Suggestions' }).getByRole('option', { name: /Mark Member/ }).waitFor();
+    await mona.getByLabel('To', { exact: true }).press('Tab');
+    assert.equal(await mona.getByLabel('To', { exact: true }).inputValue(), 'mark@confab.test, ');
     await message(mona).pressSequentially('Hello the');
     const notice = mark.getByText('Mona Member is typing…');
     await notice.waitFor();
     await message(mona).pressSequentially('re');
     await message(mona).press('Control+Enter');
     await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Hello there' }).waitFor();
+    await notice.waitFor({ state: 'detached' });
+
+    // In a topic too (the client registers for stream typing notifications).
+    await mark.getByRole('navigation').getByRole('link', { name: /# general/ }).click();
+    await mona.getByRole('button', { name: 'Stream message instead' }).click();
+    await mona.getByLabel('Stream', { exact: true }).selectOption({ label: 'general' });
+    await mona.getByLabel('Topic', { exact: true }).fill('typing here');
+    await message(mona).pressSequentially('Soon');
+    await notice.waitFor();
+    await message(mona).fill('');
     await notice.waitFor({ state: 'detached' });
   });
 
@@ -143,6 +157,11 @@ describe('the compose box in Chromium', () => {
     await message(mark).press('Escape');
     await list.waitFor({ state: 'detached' });
     assert.equal(await message(mark).inputValue(), 'Ask @**Mona Member** and #gen');
+    // Emoji names come from the server's emoji data, loaded on first use.
+    await message(mark).fill('');
+    await message(mark).pressSequentially('Yay :tad');
+    await list.getByRole('option', { name: ':tada:' }).click();
+    assert.equal(await message(mark).inputValue(), 'Yay :tada: ');
   });
 
   check('previews the Markdown, and follows the enter_sends setting', async () => {

@@ -2,6 +2,7 @@
 import type { Message, Params } from './api.js';
 import type { DraftDict, Person } from './model.js';
 import { narrowToHash } from './narrow.js';
+import type { ComposeIntent } from './store.js';
 
 export interface Draft {
   mode: 'stream' | 'dm';
@@ -121,4 +122,36 @@ export function recipientKeyOf(draft: Draft, people: Iterable<Person>, me: numbe
 export function fromApiDraft(d: DraftDict, people: Map<number, Person>): Draft {
   if (d.type === 'stream') return { mode: 'stream', streamId: d.to[0], topic: d.topic, to: '', content: d.content };
   return { mode: 'dm', streamId: undefined, topic: '', to: d.to.map((id) => people.get(id)?.email ?? String(id)).join(', '), content: d.content };
+}
+
+export type Recipient = Pick<Draft, 'mode' | 'streamId' | 'topic' | 'to'>;
+
+/** What a compose request does: the recipient to open, the field to focus, and a message to quote. */
+export interface IntentPlan {
+  recipient: Recipient;
+  focus: 'topic' | 'to' | 'message';
+  quote?: Message;
+}
+
+export function planIntent(
+  intent: ComposeIntent,
+  current: Draft,
+  context: { me: number; message: Message | undefined; narrowStream: number | undefined; fallbackStream: number | undefined },
+): IntentPlan | null {
+  switch (intent.kind) {
+    case 'new-topic': {
+      // The open stream, else the one the box was writing to: a new topic there.
+      const streamId = context.narrowStream ?? (current.mode === 'stream' ? current.streamId : undefined) ?? context.fallbackStream;
+      return { recipient: { mode: 'stream', streamId, topic: '', to: '' }, focus: 'topic' };
+    }
+    case 'new-dm':
+      return { recipient: { mode: 'dm', streamId: current.streamId, topic: '', to: current.mode === 'dm' ? current.to : '' }, focus: 'to' };
+    case 'reply':
+    case 'quote': {
+      const message = context.message;
+      if (!message) return null;
+      const recipient = { ...replyDraft(message, context.me), streamId: message.stream_id ?? current.streamId };
+      return intent.kind === 'reply' ? { recipient, focus: 'message' } : { recipient, focus: 'message', quote: message };
+    }
+  }
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import './compose.css';
 import { DraftSaver, draftFor } from './compose-drafts.js';
 import { DraftsList, TypingNotice } from './compose-parts.js';
-import { apiDraft, type Draft, fromApiDraft, insertAtCaret, isSendKey, messageLink, quoteBlock, recipientKeyOf, recipientsOf, replyDraft, sendParams } from './compose-rules.js';
+import { apiDraft, type Draft, fromApiDraft, insertAtCaret, isSendKey, messageLink, planIntent, quoteBlock, type Recipient, recipientKeyOf, recipientsOf, sendParams } from './compose-rules.js';
 import { sendWithEcho } from './compose-send.js';
 import { useSuggest } from './compose-suggest-view.js';
 import { conversationKey, type TypingTarget, TypingSender, typingParams } from './compose-typing.js';
@@ -14,7 +14,6 @@ import type { Model } from './model.js';
 import type { Narrow } from './narrow.js';
 import { api, composeIntent, model, narrow, streamName } from './store.js';
 
-type Recipient = Pick<Draft, 'mode' | 'streamId' | 'topic' | 'to'>;
 type Focus = 'topic' | 'to' | 'message';
 
 const saver = new DraftSaver(api, () => model.value, (message) => console.warn('Draft not saved:', message));
@@ -99,15 +98,15 @@ export function Compose({ m }: { m: Model }) {
     const intent = composeIntent.value;
     if (!intent) return;
     composeIntent.value = null;
-    if (intent.kind === 'new-topic') openRecipient({ mode: 'stream', streamId: draft.mode === 'stream' ? draft.streamId : firstStream(m), topic: '', to: '' }, 'topic');
-    else if (intent.kind === 'new-dm') openRecipient({ mode: 'dm', streamId: draft.streamId, topic: '', to: draft.mode === 'dm' ? draft.to : '' }, 'to');
-    else {
-      const message = m.messages.get(intent.messageId);
-      if (!message) return;
-      const recipient = { ...replyDraft(message, m.me.user_id), streamId: message.stream_id ?? draft.streamId };
-      if (intent.kind === 'reply') openRecipient(recipient, 'message');
-      else void quote(message, recipient);
-    }
+    const plan = planIntent(intent, draft, {
+      me: m.me.user_id,
+      message: 'messageId' in intent ? m.messages.get(intent.messageId) : undefined,
+      narrowStream: narrow.value.kind === 'stream' ? narrow.value.streamId : undefined,
+      fallbackStream: firstStream(m),
+    });
+    if (!plan) return;
+    if (plan.quote) void quote(plan.quote, plan.recipient);
+    else openRecipient(plan.recipient, plan.focus);
   }, [composeIntent.value]);
 
   async function quote(message: Message, recipient: Recipient) {

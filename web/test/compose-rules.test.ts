@@ -1,7 +1,7 @@
 // What the compose box sends, and which key sends it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiDraft, draftKey, fromApiDraft, insertAtCaret, isSendKey, messageLink, quoteBlock, recipientKeyOf, recipientsOf, replyDraft, sendParams } from '../src/compose-rules.js';
+import { apiDraft, draftKey, fromApiDraft, insertAtCaret, isSendKey, messageLink, planIntent, quoteBlock, recipientKeyOf, recipientsOf, replyDraft, sendParams } from '../src/compose-rules.js';
 
 const people = [
   { user_id: 10, full_name: 'Mark Member', email: 'mark@confab.test' },
@@ -115,5 +115,40 @@ describe('compose rules: keys, recipients, quotes and drafts', () => {
     assert.equal(recipientKeyOf({ ...base, mode: 'dm', to: 'mark@confab.test, Mona Member' }, people, 10), draftKey({ type: 'private', to: [11], topic: '' }));
     assert.equal(recipientKeyOf({ ...base, streamId: undefined }, people, 10), null);
     assert.equal(recipientKeyOf({ ...base, mode: 'dm', to: '' }, people, 10), null);
+  });
+});
+
+describe('compose requests', () => {
+  const message = {
+    id: 77,
+    sender_id: 11,
+    sender_full_name: 'Mona Member',
+    sender_email: 'mona@confab.test',
+    content: '<p>hi</p>',
+    timestamp: 1,
+    type: 'stream' as const,
+    stream_id: 43,
+    subject: 'lunch',
+    display_recipient: 'random',
+    flags: [],
+  };
+  const context = { me: 10, message, narrowStream: undefined, fallbackStream: 1 };
+  const writing = { mode: 'stream' as const, streamId: 42, topic: 'old', to: '', content: 'x' };
+
+  it('replies and quotes to the message’s conversation, focusing the message; nothing for an unknown message', () => {
+    assert.deepEqual(planIntent({ kind: 'reply', messageId: 77 }, writing, context), { recipient: { mode: 'stream', streamId: 43, topic: 'lunch', to: '' }, focus: 'message' });
+    assert.deepEqual(planIntent({ kind: 'quote', messageId: 77 }, writing, context)?.quote, message);
+    assert.equal(planIntent({ kind: 'reply', messageId: 78 }, writing, { ...context, message: undefined }), null);
+  });
+
+  it('starts a new topic in the open stream (else the one being written to) with the topic cleared', () => {
+    assert.deepEqual(planIntent({ kind: 'new-topic' }, writing, { ...context, narrowStream: 44 }), { recipient: { mode: 'stream', streamId: 44, topic: '', to: '' }, focus: 'topic' });
+    assert.deepEqual(planIntent({ kind: 'new-topic' }, writing, context)?.recipient.streamId, 42);
+    assert.deepEqual(planIntent({ kind: 'new-topic' }, { ...writing, mode: 'dm' }, context)?.recipient.streamId, 1);
+  });
+
+  it('starts a direct message by focusing "To"', () => {
+    assert.deepEqual(planIntent({ kind: 'new-dm' }, writing, context), { recipient: { mode: 'dm', streamId: 42, topic: '', to: '' }, focus: 'to' });
+    assert.equal(planIntent({ kind: 'new-dm' }, { ...writing, mode: 'dm', to: 'mona@confab.test' }, context)?.recipient.to, 'mona@confab.test');
   });
 });
