@@ -94,7 +94,7 @@ export function useSuggest(id: string, kind: 'to' | 'message', value: string, se
     };
     const already = kind === 'to' ? value.slice(0, token.start).split(',').map((s) => s.trim()).filter(Boolean) : [];
     suggestions = suggestionsFor(token, sources, already);
-    // Nothing to suggest for an empty "To" name once the list was closed or before typing.
+    // After a finished name with no comma yet, nothing is being typed.
     if (kind === 'to' && token.query === '' && value.trim() !== '' && !value.trim().endsWith(',')) suggestions = [];
   }
   const open = suggestions.length > 0 && closedFor !== `${value}@${position}`;
@@ -106,6 +106,8 @@ export function useSuggest(id: string, kind: 'to' | 'message', value: string, se
     const next = applySuggestion(value, position, token, chosen);
     setValue(next.text);
     setMoveCaret(next.caret);
+    // Closed until the next keystroke, so Tab and Enter go on to their usual work.
+    setClosedFor(`${next.text}@${next.caret}`);
     ref.current?.focus();
   }
 

@@ -61,6 +61,11 @@ export function Compose({ m }: { m: Model }) {
   /** Opens a recipient from outside (narrow, reply, drafts list): what was written is kept as a draft, the recipient's own draft comes back. */
   function openRecipient(next: Recipient, focusOn: Focus | null, reopen?: { content: string; draftId: number | undefined }) {
     const key = recipientKeyOf({ ...next, content: '' }, people(), m.me.user_id);
+    if (!reopen && draft.content !== '' && key !== null && key === recipientKeyOf(draft, people(), m.me.user_id)) {
+      // The conversation being written to already: what is written stays as it is.
+      setDraft((d) => ({ ...d, ...next }));
+      return setFocus(focusOn);
+    }
     const saved = reopen === undefined && key ? draftFor(m, key) : undefined;
     typing.stop();
     saver.begin(reopen ? reopen.draftId : saved?.id);
@@ -70,10 +75,11 @@ export function Compose({ m }: { m: Model }) {
   }
 
   useEffect(() => {
-    const next = narrowRecipient(narrow.value);
+    const n = narrow.value;
+    const next = narrowRecipient(n);
     if (next) {
-      // Staying in the stream of the box keeps its topic.
-      if (next.topic === '' && draft.mode === 'stream' && draft.streamId === next.streamId && !('topic' in narrow.value && narrow.value.topic !== undefined)) return;
+      // Opening the stream the box writes to keeps its topic.
+      if (n.kind === 'stream' && n.topic === undefined && draft.mode === 'stream' && draft.streamId === n.streamId) return;
       openRecipient(next, null);
     } else if (draft.content === '') openRecipient(draft, null);
   }, [narrow.value]);
