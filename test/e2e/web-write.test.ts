@@ -125,6 +125,7 @@ describe('the compose box in Chromium', () => {
     await mark.getByRole('list', { name: 'Drafts' }).getByRole('button', { name: /drafty/ }).click();
     assert.equal(await message(mark).inputValue(), 'Half a thought');
     assert.equal(await mark.getByLabel('Topic', { exact: true }).inputValue(), 'drafty');
+    await mark.getByRole('list', { name: 'Drafts' }).waitFor({ state: 'hidden' });
     // Reloading on its topic's URL finds it by its recipient.
     await mark.goto(`${suite.server.url}/${general}/topic/drafty`);
     await mark.reload();

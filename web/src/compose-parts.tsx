@@ -1,6 +1,7 @@
 // The compose box's smaller views: a local echo's status (in the feed), who is typing, the drafts
 // list and the Markdown preview.
 import { signal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
 import type { Message } from './api.js';
 import { discardSend, retrySend } from './compose-send.js';
 import { type TypingTarget, TypingWatcher, typingText } from './compose-typing.js';
@@ -62,15 +63,32 @@ function draftLabel(d: DraftDict, m: Model): string {
 
 /** The saved drafts, newest first; picking one reopens it in the compose box. */
 export function DraftsList({ m, open }: { m: Model; open: (d: DraftDict) => void }) {
+  const details = useRef<HTMLDetailsElement>(null);
   const drafts = [...m.drafts.values()].sort((a, b) => b.timestamp - a.timestamp);
   if (drafts.length === 0) return null;
+  const close = () => details.current?.removeAttribute('open');
   return (
-    <details class="drafts">
+    <details
+      class="drafts"
+      ref={details}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !details.current?.open) return;
+        e.stopPropagation();
+        close();
+        details.current.querySelector('summary')?.focus();
+      }}
+    >
       <summary>Drafts ({drafts.length})</summary>
       <ul aria-label="Drafts">
         {drafts.map((d) => (
           <li key={d.id}>
-            <button type="button" onClick={() => open(d)}>
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                open(d);
+              }}
+            >
               <strong>{draftLabel(d, m)}</strong> <span>{d.content.slice(0, 80)}</span>
             </button>
           </li>
