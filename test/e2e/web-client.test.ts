@@ -31,7 +31,7 @@ describe('the web client in Chromium', () => {
     assert.match(new URL(mark.url()).hash, /^#narrow\/stream\/\d+-general$/);
     await mark.getByLabel('Topic', { exact: true }).fill('lunch plans');
     await mark.getByLabel('Message', { exact: true }).fill('Tacos at noon?');
-    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByLabel('Message', { exact: true }).press('Control+Enter');
     await mark.getByRole('article', { name: /Mark Member/ }).filter({ hasText: 'Tacos at noon?' }).waitFor();
     await waitUntil(async () => (await mark.getByLabel('Message', { exact: true }).inputValue()) === '');
 
@@ -62,7 +62,7 @@ describe('the web client in Chromium', () => {
     // Messages read in the view just left may still be reaching the server: wait for a steady count.
     const before = await steady(unreadIn);
     await mark.getByLabel('Message', { exact: true }).fill('Bring napkins');
-    await mark.getByLabel('Message', { exact: true }).press('Enter');
+    await mark.getByLabel('Message', { exact: true }).press('Control+Enter');
     await waitUntil(async () => (await unreadIn()) === before + 1);
     await general.click();
     // The stream opens at Mona's first unread message; End takes her to the newest.
@@ -89,7 +89,7 @@ describe('the web client in Chromium', () => {
     await mona.getByRole('button', { name: 'Direct message instead' }).click();
     await mona.getByLabel('To', { exact: true }).fill('mark@confab.test');
     await mona.getByLabel('Message', { exact: true }).fill('Just between us');
-    await mona.getByLabel('Message', { exact: true }).press('Enter');
+    await mona.getByLabel('Message', { exact: true }).press('Control+Enter');
     await mark.getByRole('article', { name: /Mona Member/ }).filter({ hasText: 'Just between us' }).waitFor();
     const bar = mark.getByRole('main').getByRole('heading', { level: 2 }).last();
     assert.equal(await bar.textContent(), 'Direct messages with Mark Member, Mona Member');

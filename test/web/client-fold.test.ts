@@ -92,5 +92,22 @@ for (const dialect of testDialects()) {
         expectSuccess(await ctx.as('mona').post('/users/me/status', { status_text: '', emoji_name: '', away: false }));
       });
     });
+
+    it('drafts and the enter_sends setting', async () => {
+      const general = ctx.seed.streams.general.id;
+      let id = 0;
+      await verify(async () => {
+        id = expectSuccess(await ctx.as('mark').post('/drafts', { drafts: [{ type: 'stream', to: [general], topic: 'fold', content: 'half', timestamp: 1 }] })).ids[0];
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mark').patch(`/drafts/${id}`, { draft: { type: 'private', to: [ctx.seed.users.mona.id], topic: '', content: 'whole', timestamp: 2 } }));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mark').delete(`/drafts/${id}`));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mark').patch('/settings', { enter_sends: true }));
+      });
+    });
   });
 }

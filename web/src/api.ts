@@ -103,6 +103,8 @@ export interface Message {
   display_recipient: string | { id: number; email: string; full_name: string }[];
   flags: string[];
   last_edit_timestamp?: number;
+  /** Set on a local echo only: the message shown before the server has it (see compose-echo.ts). */
+  local?: { localId: string; state: 'sending' | 'failed'; params: Params; error?: string };
 }
 
 export interface ZEvent {

@@ -1,6 +1,7 @@
 // One message (sender, time, rendered content) and the recipient bar above a run of messages.
 import { useEffect, useRef } from 'preact/hooks';
 import type { Message } from './api.js';
+import { EchoStatus } from './compose-parts.js';
 import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
@@ -47,7 +48,7 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
   return (
     <article
       aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`}
-      class={classes}
+      class={`${classes}${msg.local ? ` local ${msg.local.state}` : ''}`}
       data-id={msg.id}
       aria-current={selected ? 'true' : undefined}
       onClick={(e) => {
@@ -59,6 +60,7 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
         {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+        {msg.local && <EchoStatus msg={msg} />}
       </header>
       {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
       <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />

@@ -5,6 +5,7 @@ import type { Message, ZEvent } from './api.js';
 import type { Narrow } from './narrow.js';
 import { isConversationWith, matchesTerms } from './narrow-match.js';
 import { applyPresence, applyUserStatus } from './presence.js';
+import { removeLocalEcho } from './compose-echo.js';
 
 export interface Stream {
   stream_id: number;
@@ -52,6 +53,28 @@ export interface Model {
   realmIcon: string;
   presences: Map<number, Presence>;
   userStatus: Map<number, UserStatus>;
+  /** user_settings.enter_sends: whether Enter (rather than Ctrl+Enter) sends. */
+  enterSends: boolean;
+  /** The typing notification timings from register, in milliseconds. */
+  typing: TypingPeriods;
+  /** The user's drafts (the drafts API), by id. */
+  drafts: Map<number, DraftDict>;
+}
+
+export interface TypingPeriods {
+  startedWait: number;
+  stoppedWait: number;
+  startedExpiry: number;
+}
+
+/** A draft as GET /drafts, register and drafts events carry it. */
+export interface DraftDict {
+  id: number;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
 }
 
 interface UnreadMsgs {
@@ -62,7 +85,7 @@ interface UnreadMsgs {
 }
 
 /** The event and fetch types the client registers for. */
-export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status'];
+export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status', 'drafts', 'typing'];
 
 /** A person as the model keeps them, from a realm_users entry or a realm_user event. */
 function personOf(u: Partial<Person> & { user_id: number }): Person {
@@ -86,7 +109,7 @@ export function fromRegister(state: Record<string, unknown>): Model {
   for (const group of [...(unreadMsgs.pms ?? []), ...(unreadMsgs.huddles ?? [])]) {
     for (const id of group.unread_message_ids) unread.set(id, { kind: 'dm', mentioned: mentions.has(id) });
   }
-  const settings = (state.user_settings ?? {}) as { color_scheme?: number };
+  const settings = (state.user_settings ?? {}) as { color_scheme?: number; enter_sends?: boolean };
   return {
     me: { user_id: Number(state.user_id), full_name: String(state.full_name ?? ''), email: String(state.email ?? '') },
     realmName: String(state.realm_name ?? ''),
@@ -98,6 +121,13 @@ export function fromRegister(state: Record<string, unknown>): Model {
     realmIcon: String(state.realm_icon_url ?? ''),
     presences: presencesOf(state),
     userStatus: new Map(Object.entries((state.user_status ?? {}) as Record<string, UserStatus>).map(([id, st]) => [Number(id), { ...st }])),
+    enterSends: settings.enter_sends ?? false,
+    typing: {
+      startedWait: Number(state.server_typing_started_wait_period_milliseconds ?? 10_000),
+      stoppedWait: Number(state.server_typing_stopped_wait_period_milliseconds ?? 5000),
+      startedExpiry: Number(state.server_typing_started_expiry_period_milliseconds ?? 15_000),
+    },
+    drafts: new Map(((state.drafts ?? []) as DraftDict[]).map((d) => [d.id, d])),
   };
 }
 
@@ -162,6 +192,8 @@ export function applyEvent(model: Model, event: ZEvent): void {
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Message), flags: (event.flags ?? []) as string[] };
+      // The sender's own message replaces its local echo in the same change: no duplicate, no flicker.
+      if (typeof event.local_message_id === 'string') removeLocalEcho(model, event.local_message_id);
       model.messages.set(message.id, message);
       if (!message.flags.includes('read')) model.unread.set(message.id, unreadInfo(message, message.flags));
       return;
@@ -219,6 +251,12 @@ export function applyEvent(model: Model, event: ZEvent): void {
       return applyUserStatus(model, event);
     case 'user_settings':
       if (event.op === 'update' && event.property === 'color_scheme') model.colorScheme = Number(event.value);
+      if (event.op === 'update' && event.property === 'enter_sends') model.enterSends = event.value === true;
+      return;
+    case 'drafts':
+      if (event.op === 'add') for (const d of event.drafts as DraftDict[]) model.drafts.set(d.id, d);
+      else if (event.op === 'update') model.drafts.set((event.draft as DraftDict).id, event.draft as DraftDict);
+      else if (event.op === 'remove') model.drafts.delete(Number(event.draft_id));
       return;
   }
 }

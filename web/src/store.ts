@@ -1,7 +1,8 @@
 // The running client's state as signals: the model (re-published after each change), the open
 // narrow (kept in the URL's hash), and the actions the UI calls.
 import { signal } from '@preact/signals';
-import { createApi, type Message } from './api.js';
+import { createApi, type Message, type ZEvent } from './api.js';
+import { carryLocalEchoes } from './compose-echo.js';
 import { runEventLoop } from './event-loop.js';
 import { openNarrow } from './feed-load.js';
 import { applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
@@ -91,12 +92,24 @@ export function start(): void {
   void runEventLoop(
     {
       register: () =>
-        api.register({ event_types: EVENT_TYPES, fetch_event_types: EVENT_TYPES, apply_markdown: true, client_gravatar: false, user_settings_object: true, slim_presence: true }) as never,
+        api.register({
+          event_types: EVENT_TYPES,
+          fetch_event_types: EVENT_TYPES,
+          apply_markdown: true,
+          client_gravatar: false,
+          user_settings_object: true,
+          slim_presence: true,
+          // Stream typing notifications come only to clients that say they understand them.
+          client_capabilities: { notification_settings_null: true, user_settings_object: true, stream_typing_notifications: true },
+        }) as never,
       getEvents: (queueId, lastEventId) => api.getEvents(queueId, lastEventId),
     },
     {
       onRegister(state) {
         const m = fromRegister(state);
+        queueId = state.queue_id;
+        // Messages still being sent stay in the feed across a new queue.
+        if (model.value) carryLocalEchoes(model.value, m);
         // Messages already loaded stay; a new queue means events may have been missed, so reload.
         model.value = m;
         status.value = '';
@@ -107,6 +120,7 @@ export function start(): void {
         if (!m) return;
         for (const event of events) applyEvent(m, event);
         notifyAbout(m, events, go);
+        for (const listener of eventListeners) listener(events);
         publish(m);
         status.value = '';
       },
@@ -119,4 +133,15 @@ export function start(): void {
 
 export function personName(id: number): string {
   return model.value?.people.get(id)?.full_name ?? '';
+}
+
+/** The event queue's id, sent with each message so that its event names our local echo. */
+export let queueId: string | null = null;
+
+/** Views that react to events the model does not keep (typing) listen here. */
+export const eventListeners: ((events: ZEvent[]) => void)[] = [];
+
+/** For views that change the model in place (local echo): tell every view to look again. */
+export function republish(): void {
+  if (model.value) publish(model.value);
 }
