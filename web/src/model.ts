@@ -3,6 +3,7 @@
 // Plain data and functions, so it is tested without a browser; ui/ wraps it in a signal.
 import type { Message, ZEvent } from './api.js';
 import type { Narrow } from './narrow.js';
+import { type ActState, actStateFromRegister, applyActEvent } from './message-fold.js';
 
 export interface Stream {
   stream_id: number;
@@ -18,7 +19,7 @@ export interface Person {
 
 export type UnreadInfo = { kind: 'stream'; streamId: number; topic: string; mentioned: boolean } | { kind: 'dm'; mentioned: boolean };
 
-export interface Model {
+export interface Model extends ActState {
   me: Person;
   realmName: string;
   /** 1 automatic, 2 dark, 3 light, as user_settings.color_scheme has it. */
@@ -38,7 +39,7 @@ interface UnreadMsgs {
 }
 
 /** The event and fetch types the client registers for. */
-export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings'];
+export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'reaction', 'realm_emoji'];
 
 export function fromRegister(state: Record<string, unknown>): Model {
   const subs = (state.subscriptions ?? []) as Stream[];
@@ -61,6 +62,7 @@ export function fromRegister(state: Record<string, unknown>): Model {
     people: new Map(users.map((u) => [u.user_id, { user_id: u.user_id, full_name: u.full_name, email: u.email }])),
     unread,
     messages: new Map(),
+    ...actStateFromRegister(state),
   };
 }
 
@@ -122,6 +124,7 @@ function applyUpdateMessage(model: Model, event: ZEvent): void {
 }
 
 export function applyEvent(model: Model, event: ZEvent): void {
+  applyActEvent(model, event);
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Message), flags: (event.flags ?? []) as string[] };
