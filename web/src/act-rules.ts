@@ -37,6 +37,9 @@ export interface Actor {
   date_joined: number;
 }
 
+/** The person using the client, as the model knows them. */
+export const actorOf = (m: { me: { user_id: number }; myRole: number; myDateJoined: number }): Actor => ({ user_id: m.me.user_id, role: m.myRole, date_joined: m.myDateJoined });
+
 const ROLE = { ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 };
 const DAY = 86_400;
 

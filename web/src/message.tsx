@@ -5,6 +5,7 @@ import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
 import { streamName } from './store.js';
+import { ActHeader, ActBody } from './message-act.js';
 
 export function recipientKey(msg: Message): string {
   return msg.type === 'stream' ? topicKey(msg.stream_id!, msg.subject) : `dm:${dmPeople(msg)}`;
@@ -45,10 +46,12 @@ export function MessageView({ msg, unread }: { msg: Message; unread: boolean }) 
       <header>
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
-        {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
+        <ActHeader msg={msg} />
       </header>
       {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
-      <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
+      <ActBody msg={msg}>
+        <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
+      </ActBody>
     </article>
   );
 }
