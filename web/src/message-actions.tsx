@@ -1,7 +1,7 @@
 // The tools beside each message: a quick 👍, and the "Message actions" menu (edit, move,
 // resolve, delete, star, react, quote, copy link, edit history), offering only what the realm's
 // rules let me do. The menu is a button and a list of menu items, used by mouse or keyboard.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { actorOf, allowedActions, isResolved, nearHash, toggleResolved } from './act-rules.js';
 import { changeMessage, report, setStarred, toggleReaction } from './act-actions.js';
 import { ActDialog } from './act-dialog.js';
@@ -61,11 +61,27 @@ async function copyLink(msg: Message, m: Model): Promise<void> {
 
 function ActionsMenu({ items, onClose }: { items: Item[]; onClose: (refocus: boolean) => void }) {
   const ref = useRef<HTMLUListElement>(null);
+  // Fixed beside its button, below it or above when the window has no room below, so the feed's
+  // edge never cuts it off; scrolling the feed closes it.
+  useLayoutEffect(() => {
+    const menu = ref.current;
+    const button = menu?.parentElement?.querySelector('[aria-haspopup=menu]');
+    if (!menu || !button) return;
+    const at = button.getBoundingClientRect();
+    const below = at.bottom + 4 + menu.offsetHeight <= innerHeight - 8;
+    menu.style.top = `${below ? at.bottom + 4 : Math.max(8, at.top - 4 - menu.offsetHeight)}px`;
+    menu.style.right = `${Math.max(8, innerWidth - at.right)}px`;
+  }, []);
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
     const outside = (e: MouseEvent) => !ref.current?.parentElement?.contains(e.target as Node) && onClose(false);
+    const scrolled = (e: Event) => !ref.current?.contains(e.target as Node) && onClose(false);
     document.addEventListener('mousedown', outside);
-    return () => document.removeEventListener('mousedown', outside);
+    document.addEventListener('scroll', scrolled, true);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('scroll', scrolled, true);
+    };
   }, []);
   const move = (step: number) => {
     const all = [...(ref.current?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];

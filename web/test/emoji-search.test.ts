@@ -16,8 +16,8 @@ const ALL = [
 const names = (list: PickerEmoji[]) => list.map((e) => e.emoji_name);
 
 describe('emoji search', () => {
-  it('puts the everyday reactions first when nothing is typed', () => {
-    assert.deepEqual(names(searchEmoji(ALL, '')), ['+1', 'tada', 'grinning', '-1', 'ping_pong', 'push_pin', 'party_parrot']);
+  it('puts the everyday reactions first when nothing is typed, then custom emoji, then faces before things', () => {
+    assert.deepEqual(names(searchEmoji(ALL, '')), ['+1', 'tada', 'party_parrot', 'grinning', '-1', 'push_pin', 'ping_pong']);
   });
 
   it('finds aliases, ranking exact names over word starts over anywhere', () => {
