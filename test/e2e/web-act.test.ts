@@ -92,6 +92,8 @@ describe('acting on messages in the web client', () => {
     assert.equal(await history.locator('.highlight_text_inserted').first().textContent(), 'wiki');
     await mark.keyboard.press('Escape');
     await waitUntil(async () => (await mark.getByRole('dialog').count()) === 0);
+    // Closing the dialog puts focus back on the message's actions button.
+    await waitUntil(async () => (await mark.evaluate(() => document.activeElement?.getAttribute('aria-label'))) === 'Message actions');
   });
 
   check('stars a message from the keyboard and finds it under Starred', async () => {

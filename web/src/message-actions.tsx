@@ -127,6 +127,12 @@ export function MessageTools({ msg, m }: { msg: Message; m: Model }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
   const button = useRef<HTMLButtonElement>(null);
+  // Focus goes back to the menu's button, since the menu item that opened the dialog is gone; once
+  // the modal dialog has left the page, which keeps focus inside it until then.
+  const closeDialog = () => {
+    setDialog(null);
+    setTimeout(() => button.current?.focus());
+  };
   const thumbsMine = (msg.reactions ?? []).some((r) => r.user_id === m.me.user_id && r.emoji_code === THUMBS_UP.emoji_code && r.reaction_type === 'unicode_emoji');
   return (
     <span class={menuOpen ? 'msg-tools open' : 'msg-tools'}>
@@ -156,9 +162,9 @@ export function MessageTools({ msg, m }: { msg: Message; m: Model }) {
           }}
         />
       )}
-      {dialog === 'move' && <MoveDialog msg={msg} m={m} onClose={() => setDialog(null)} />}
-      {dialog === 'history' && <EditHistory msg={msg} m={m} onClose={() => setDialog(null)} />}
-      {dialog === 'delete' && <DeleteDialog msg={msg} onClose={() => setDialog(null)} />}
+      {dialog === 'move' && <MoveDialog msg={msg} m={m} onClose={closeDialog} />}
+      {dialog === 'history' && <EditHistory msg={msg} m={m} onClose={closeDialog} />}
+      {dialog === 'delete' && <DeleteDialog msg={msg} onClose={closeDialog} />}
     </span>
   );
 }

@@ -13,6 +13,17 @@ import type { PickerProps } from './emoji-picker.js';
 export const pickerFor = signal<number | null>(null);
 const Picker = signal<FunctionComponent<PickerProps> | null>(null);
 
+/** Closes the picker and puts focus back on the message's tools (what opened it may be gone). */
+function closePicker(messageId: number): void {
+  pickerFor.value = null;
+  // Once the modal picker has left the page: when the button that opened it is gone too, focus
+  // would be lost, so it goes to the message's actions button.
+  setTimeout(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    document.querySelector<HTMLElement>(`article[data-id="${messageId}"] [aria-haspopup=menu]`)?.focus();
+  });
+}
+
 export function openEmojiPicker(messageId: number): void {
   if (!Picker.value) {
     import('./emoji-picker.js').then((module) => (Picker.value = module.EmojiPicker), report);
@@ -66,10 +77,10 @@ export function Reactions({ msg, m }: { msg: Message; m: Model }) {
         <Open
           m={m}
           onPick={(emoji) => {
-            pickerFor.value = null;
+            closePicker(msg.id);
             void toggleReaction(msg.id, emoji, mine.has(`${emoji.reaction_type}:${emoji.emoji_code}`));
           }}
-          onClose={() => (pickerFor.value = null)}
+          onClose={() => closePicker(msg.id)}
         />
       )}
     </>
