@@ -1,7 +1,7 @@
 // Acting on messages in the web client, in headless Chromium against a real Confab: Mark writes,
 // Mona reacts (the quick thumbs up and the emoji picker) and edits her own message, and Mark sees
 // every change live; a topic moves to another stream, messages are starred and deleted, and the
-// edit history opens in a dialog. Everything here is reachable by keyboard, and one path is driven by it.
+// edit history opens in a dialog; topics are edited inline. Everything here is reachable by keyboard, and one path is driven by it.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -153,11 +153,18 @@ describe('acting on messages in the web client', () => {
     await article(mark, 'Hello from Mark').getByText('MOVED', { exact: true }).waitFor();
   });
 
-  check('deletes a message after confirmation, and it disappears for everyone', async () => {
+  check('edits a topic inline, then deletes the message after confirmation, and it disappears for everyone', async () => {
     const mark = pages.get('mark')!;
     const mona = pages.get('mona')!;
     await apiFrom(mark, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'act demo', content: 'Oops, wrong room' });
     await article(mona, 'Oops, wrong room').waitFor();
+    // First its topic changes inline, for this message only; Mona sees it under the new topic.
+    await actions(mark, 'Oops, wrong room', 'Edit message');
+    await mark.getByLabel('Edit topic').fill('wrong room');
+    await mark.getByLabel('Apply to').selectOption('change_one');
+    await mark.getByRole('form', { name: 'Edit message' }).getByRole('button', { name: 'Save' }).click();
+    await mona.getByRole('main').getByRole('link', { name: 'wrong room', exact: true }).waitFor();
+    await article(mona, 'Oops, wrong room').getByText('MOVED', { exact: true }).waitFor();
     await actions(mark, 'Oops, wrong room', 'Delete message');
     const confirm = mark.getByRole('dialog', { name: 'Delete message?' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();

@@ -34,7 +34,11 @@ export function EditInline({ msg, m }: { msg: Message; m: Model }) {
       (e: Error) => setError(e.message),
     );
   }, [msg.id]);
-  useEffect(() => first.current?.focus(), [content === null]);
+  const form = useRef<HTMLFormElement>(null);
+  // Focus the content once it has loaded, unless the person is already typing in the topic.
+  useEffect(() => {
+    if (!form.current?.contains(document.activeElement)) first.current?.focus();
+  }, [content === null]);
   const close = () => (editingId.value = null);
 
   async function save() {
@@ -78,6 +82,7 @@ export function EditInline({ msg, m }: { msg: Message; m: Model }) {
   }
   return (
     <form
+      ref={form}
       class="edit-inline"
       aria-label="Edit message"
       onSubmit={(e) => {
