@@ -1,7 +1,8 @@
 // Acting on messages in the web client, in headless Chromium against a real Confab: Mark writes,
 // Mona reacts (the quick thumbs up and the emoji picker) and edits her own message, and Mark sees
-// every change live; a topic moves to another stream, messages are starred and deleted, and the
-// edit history opens in a dialog; topics are edited inline. Everything here is reachable by keyboard, and one path is driven by it.
+// every change live; a topic moves to another stream, a topic is edited inline, messages are
+// starred and deleted, and the edit history opens in a dialog. Everything here is reachable by
+// keyboard, and one path (the actions menu) is driven by it.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Page } from 'playwright-core';
