@@ -2,7 +2,7 @@
 // Mona reacts (the quick thumbs up and the emoji picker) and edits her own message, and Mark sees
 // every change live; a topic moves to another stream, a topic is edited inline, messages are
 // starred and deleted, and the edit history opens in a dialog. Everything here is reachable by
-// keyboard, and one path (the actions menu) is driven by it.
+// keyboard, and one path (the actions menu) is driven by it. The menu follows the realm's rules live.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -173,5 +173,29 @@ describe('acting on messages in the web client', () => {
     await actions(mark, 'Oops, wrong room', 'Delete message');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await waitUntil(async () => (await article(mona, 'Oops, wrong room').count()) === 0 && (await article(mark, 'Oops, wrong room').count()) === 0);
+  });
+
+  check("offers only what the realm's rules allow, following a change of the rules live", async () => {
+    const mark = pages.get('mark')!;
+    const olivia = await logIn('olivia', 'olivia@confab.test');
+    await apiFrom(mark, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'rules', content: 'Mine to delete?' });
+    const menuOf = async () => {
+      await article(mark, 'Mine to delete?').hover();
+      await article(mark, 'Mine to delete?').getByRole('button', { name: 'Message actions' }).click();
+      const items = await mark.getByRole('menuitem').allTextContents();
+      await mark.keyboard.press('Escape');
+      return items;
+    };
+    assert.ok((await menuOf()).includes('Delete message'));
+    const changed = await apiFrom(olivia, 'PATCH', '/realm', { delete_own_message_policy: '2', allow_message_editing: 'false', edit_topic_policy: '2' });
+    assert.equal(changed.result, 'success', JSON.stringify(changed));
+    await waitUntil(async () => !(await menuOf()).includes('Delete message'));
+    assert.deepEqual(await menuOf(), ['Add emoji reaction', 'Quote and reply', 'Move messages', 'Star message', 'Copy link to message']);
+    // Olivia, an owner, may still delete it and edit its topic.
+    await article(olivia, 'Mine to delete?').hover();
+    await article(olivia, 'Mine to delete?').getByRole('button', { name: 'Message actions' }).click();
+    const hers = await olivia.getByRole('menuitem').allTextContents();
+    for (const item of ['Edit message', 'Move messages', 'Mark as resolved', 'Delete message']) assert.ok(hers.includes(item), hers.join());
+    await apiFrom(olivia, 'PATCH', '/realm', { delete_own_message_policy: '5', allow_message_editing: 'true', edit_topic_policy: '5' });
   });
 });
