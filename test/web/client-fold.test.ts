@@ -3,8 +3,8 @@
 // /register, on both stores.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EVENT_TYPES, applyEvent, fromRegister, type Model } from '../../web/src/model.js';
-import type { ZEvent } from '../../web/src/api.js';
+import { EVENT_TYPES, addMessages, applyEvent, fromRegister, type Model } from '../../web/src/model.js';
+import type { Message, ZEvent } from '../../web/src/api.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -23,6 +23,40 @@ for (const dialect of testDialects()) {
     after(() => ctx.close());
 
     const modelOf = async () => fromRegister((await fetchStateOf(ctx, 'mark', { wanted: EVENT_TYPES, includeSubscribers: false, slimPresence: true })) as Record<string, unknown>);
+
+    /** The newest messages as Mark's client loads them. */
+    const loadMessages = async () =>
+      expectSuccess(await ctx.as('mark').get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [], apply_markdown: true, client_gravatar: false }))
+        .messages as Message[];
+
+    /** What the client keeps of a message (the server's rendering version aside). */
+    const shape = (m: Message) => ({
+      id: m.id,
+      content: m.content,
+      subject: m.subject,
+      stream_id: m.stream_id,
+      flags: [...m.flags].sort(),
+      last_edit_timestamp: m.last_edit_timestamp,
+      reactions: (m.reactions ?? []).map(({ emoji_name, emoji_code, reaction_type, user_id }) => ({ emoji_name, emoji_code, reaction_type, user_id })),
+      edit_history: m.edit_history?.map((e) => { const { prev_rendered_content_version: _v, ...entry } = e as typeof e & { prev_rendered_content_version?: number }; return entry; }),
+    });
+
+    /** Loaded messages plus the events an action sent equal the messages loaded afresh (and the register state too). */
+    async function verifyMessages(action: () => Promise<void>) {
+      const model = await modelOf();
+      addMessages(model, await loadMessages());
+      const unchanged = [...model.messages.values()].map((m) => structuredClone(shape(m)));
+      ctx.clearEvents();
+      await action();
+      const mark = ctx.seed.users.mark.id;
+      for (const [id, d] of ctx.events.filter((e) => e.users.includes(mark)).entries()) applyEvent(model, { ...structuredClone(d.event), id } as ZEvent);
+      const fresh = await loadMessages();
+      const oldest = Math.min(...model.messages.keys());
+      const folded = [...model.messages.values()].sort((a, b) => a.id - b.id).map(shape);
+      assert.deepEqual(folded, fresh.filter((m) => m.id >= oldest).map(shape));
+      assert.notDeepEqual(folded, unchanged, 'nothing changed');
+      assert.deepEqual(registered(model), registered(await modelOf()));
+    }
 
     async function verify(action: () => Promise<void>) {
       const model = await modelOf();
@@ -56,6 +90,52 @@ for (const dialect of testDialects()) {
       });
       await verify(async () => {
         expectSuccess(await ctx.as('mark').post('/mark_all_as_read'));
+      });
+    });
+
+    it('reactions, edits, moves, stars and deletions fold into the loaded messages', async () => {
+      const { general, engineering } = ctx.seed.streams;
+      const send = async (who: 'mark' | 'mona', topic: string, content: string) =>
+        expectSuccess(await ctx.as(who).post('/messages', { type: 'stream', to: general.id, topic, content })).id as number;
+      const monas = await send('mona', 'act', 'first');
+      const marks = await send('mark', 'act', 'second');
+      const later = await send('mona', 'act', 'third');
+      const thumbs = { emoji_name: 'thumbs_up' };
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mona').post(`/messages/${marks}/reactions`, thumbs));
+        expectSuccess(await ctx.as('mark').post(`/messages/${marks}/reactions`, thumbs));
+        expectSuccess(await ctx.as('mark').post(`/messages/${monas}/reactions`, { emoji_name: 'tada' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mona').delete(`/messages/${marks}/reactions`, thumbs));
+      });
+      // Mona's edit mentions Mark: his flags and unread mention change with it.
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mona').patch(`/messages/${monas}`, { content: 'first, @**Mark Member**' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mark').patch(`/messages/${marks}`, { content: 'second, edited', topic: 'acted', propagate_mode: 'change_one' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mark').patch(`/messages/${monas}`, { topic: '✔ act', propagate_mode: 'change_all' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mark').patch(`/messages/${monas}`, { stream_id: engineering.id, propagate_mode: 'change_later' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mark').post('/messages/flags', { messages: [later], op: 'add', flag: 'starred' }));
+      });
+      await verifyMessages(async () => {
+        expectSuccess(await ctx.as('mark').delete(`/messages/${marks}`));
+      });
+    });
+
+    it('the realm rules for editing and my role', async () => {
+      await verify(async () => {
+        expectSuccess(await ctx.as('olivia').patch('/realm', { allow_message_editing: false, edit_topic_policy: 2, message_content_delete_limit_seconds: 60 }, { undocumented: true }));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('olivia').patch(`/users/${ctx.seed.users.mark.id}`, { role: 300 }));
       });
     });
 

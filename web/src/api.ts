@@ -84,6 +84,12 @@ export function createApi(options: ApiOptions = {}) {
     /** Reports this tab's presence; the answer holds everyone's (slim form). */
     updatePresence: (status: 'active' | 'idle') =>
       call<{ presences: Record<string, { active_timestamp: number; idle_timestamp: number }> }>('POST', '/users/me/presence', { status, slim_presence: true }),
+    setFlag: (ids: number[], flag: string, on: boolean) => call('POST', '/messages/flags', { messages: ids, op: on ? 'add' : 'remove', flag }),
+    updateMessage: (id: number, params: Params) => call('PATCH', `/messages/${id}`, params),
+    deleteMessage: (id: number) => call('DELETE', `/messages/${id}`),
+    addReaction: (id: number, emoji: Params) => call('POST', `/messages/${id}/reactions`, emoji),
+    removeReaction: (id: number, emoji: Params) => call('DELETE', `/messages/${id}/reactions`, emoji),
+    messageHistory: (id: number) => call<{ message_history: MessageVersion[] }>('GET', `/messages/${id}/history`),
   };
 }
 
@@ -105,10 +111,44 @@ export interface Message {
   last_edit_timestamp?: number;
   /** Set on a local echo only: the message shown before the server has it (see compose-echo.ts). */
   local?: { localId: string; state: 'sending' | 'failed'; params: Params; error?: string };
+  reactions?: Reaction[];
+  edit_history?: EditHistoryEntry[];
 }
 
 export interface ZEvent {
   id: number;
   type: string;
   [key: string]: unknown;
+}
+
+/** One reaction as messages and reaction events carry it. */
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+  user_id: number;
+}
+
+/** One entry of a message's edit_history, newest first. */
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_stream?: number;
+  stream?: number;
+  prev_topic?: string;
+  topic?: string;
+}
+
+/** One version of a message, oldest first, as GET /messages/{id}/history answers. */
+export interface MessageVersion {
+  timestamp: number;
+  user_id: number | null;
+  topic: string;
+  prev_topic?: string;
+  stream?: number;
+  prev_stream?: number;
+  rendered_content?: string;
+  content_html_diff?: string;
 }

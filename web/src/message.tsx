@@ -7,6 +7,7 @@ import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
 import { loadKatexStyle } from './katex-style.js';
 import { selectedId, streamName } from './store.js';
+import { ActHeader, ActBody } from './message-act.js';
 
 export function recipientKey(msg: Message): string {
   return msg.type === 'stream' ? topicKey(msg.stream_id!, msg.subject) : `dm:${dmPeople(msg)}`;
@@ -59,11 +60,13 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
       <header>
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
-        {msg.last_edit_timestamp ? <span class="edited">(edited)</span> : null}
         {msg.local && <EchoStatus msg={msg} />}
+        <ActHeader msg={msg} />
       </header>
       {/* The server renders and sanitizes message content; it is meant to be shown as HTML. */}
-      <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
+      <ActBody msg={msg}>
+        <div class="content" ref={content} dangerouslySetInnerHTML={{ __html: msg.content }} />
+      </ActBody>
     </article>
   );
 }

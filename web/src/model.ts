@@ -6,6 +6,7 @@ import type { Narrow } from './narrow.js';
 import { isConversationWith, matchesTerms } from './narrow-match.js';
 import { applyPresence, applyUserStatus } from './presence.js';
 import { removeLocalEcho } from './compose-echo.js';
+import { type ActState, actStateFromRegister, applyActEvent } from './message-fold.js';
 
 export interface Stream {
   stream_id: number;
@@ -40,7 +41,7 @@ export interface UserStatus {
 
 export type UnreadInfo = { kind: 'stream'; streamId: number; topic: string; mentioned: boolean } | { kind: 'dm'; mentioned: boolean };
 
-export interface Model {
+export interface Model extends ActState {
   me: Person;
   realmName: string;
   /** 1 automatic, 2 dark, 3 light, as user_settings.color_scheme has it. */
@@ -85,7 +86,7 @@ interface UnreadMsgs {
 }
 
 /** The event and fetch types the client registers for. */
-export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status', 'drafts', 'typing'];
+export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status', 'drafts', 'typing', 'reaction', 'realm_emoji'];
 
 /** A person as the model keeps them, from a realm_users entry or a realm_user event. */
 function personOf(u: Partial<Person> & { user_id: number }): Person {
@@ -128,6 +129,7 @@ export function fromRegister(state: Record<string, unknown>): Model {
       startedExpiry: Number(state.server_typing_started_expiry_period_milliseconds ?? 15_000),
     },
     drafts: new Map(((state.drafts ?? []) as DraftDict[]).map((d) => [d.id, d])),
+    ...actStateFromRegister(state),
   };
 }
 
@@ -189,6 +191,7 @@ function applyUpdateMessage(model: Model, event: ZEvent): void {
 }
 
 export function applyEvent(model: Model, event: ZEvent): void {
+  applyActEvent(model, event);
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Message), flags: (event.flags ?? []) as string[] };
