@@ -30,9 +30,17 @@ describe('acting on messages in the web client', () => {
     await page.getByRole('menuitem', { name: item, exact: true }).click();
   };
 
+  /** The home view opens at the first unread message; End goes to the newest, where new ones arrive. */
+  const toNewest = async (page: Page) => {
+    await page.locator('main .feed[aria-busy="false"]').waitFor();
+    await page.keyboard.press('End');
+  };
+
   check('shows reactions live: the quick thumbs up, toggling my own, and the emoji picker', async () => {
     const mark = await logIn('mark', 'mark@confab.test');
     const mona = await logIn('mona', 'mona@confab.test');
+    await toNewest(mark);
+    await toNewest(mona);
     const sent = await apiFrom(mark, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'act demo', content: 'Hello from Mark' });
     assert.equal(sent.result, 'success', JSON.stringify(sent));
 

@@ -62,20 +62,24 @@ async function copyLink(msg: Message, m: Model): Promise<void> {
 function ActionsMenu({ items, onClose }: { items: Item[]; onClose: (refocus: boolean) => void }) {
   const ref = useRef<HTMLUListElement>(null);
   // Fixed beside its button, below it or above when the window has no room below, so the feed's
-  // edge never cuts it off; scrolling the feed closes it.
-  useLayoutEffect(() => {
+  // edge never cuts it off. The feed may scroll while it is open (rows measured again, new messages):
+  // the menu follows its button, and closes once the button is out of sight.
+  const place = (): boolean => {
     const menu = ref.current;
     const button = menu?.parentElement?.querySelector('[aria-haspopup=menu]');
-    if (!menu || !button) return;
+    if (!menu || !button?.isConnected) return false;
     const at = button.getBoundingClientRect();
+    if (at.bottom < 0 || at.top > innerHeight) return false;
     const below = at.bottom + 4 + menu.offsetHeight <= innerHeight - 8;
     menu.style.top = `${below ? at.bottom + 4 : Math.max(8, at.top - 4 - menu.offsetHeight)}px`;
     menu.style.right = `${Math.max(8, innerWidth - at.right)}px`;
-  }, []);
+    return true;
+  };
+  useLayoutEffect(() => void place(), []);
   useEffect(() => {
-    ref.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
+    ref.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus({ preventScroll: true });
     const outside = (e: MouseEvent) => !ref.current?.parentElement?.contains(e.target as Node) && onClose(false);
-    const scrolled = (e: Event) => !ref.current?.contains(e.target as Node) && onClose(false);
+    const scrolled = (e: Event) => !ref.current?.contains(e.target as Node) && !place() && onClose(false);
     document.addEventListener('mousedown', outside);
     document.addEventListener('scroll', scrolled, true);
     return () => {
