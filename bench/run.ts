@@ -28,6 +28,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --search-word W         word for the search narrow (default "${COMMON_SEARCH_WORD}")
   --server dist|tsx       run Confab compiled (default; rebuilt when src/ changed) or through tsx
   --cpu-prof DIR          write a V8 CPU profile of the Confab process into DIR
+  --only sends            only the send figure (and the process rows), for short comparisons
   --keep-sent             keep the messages the send benchmark wrote (default: delete them after)
   --log-level LEVEL       Confab's log level during the run (default warn)
   --node-flags="FLAGS"    Confab's node flags (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)`;
@@ -40,13 +41,14 @@ async function main() {
       'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, duration: { type: 'string' },
       warmup: { type: 'string' }, 'read-connections': { type: 'string' }, 'send-connections': { type: 'string' },
       'search-word': { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' },
-      'keep-sent': { type: 'boolean' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'keep-sent': { type: 'boolean' }, only: { type: 'string' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return void console.log(USAGE);
   const choice = storeChoice(values['data-dir'], values['database-url']);
   const duration = positiveInt('duration', values.duration, 10);
   const warmup = values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 2);
+  if (values.only !== undefined && values.only !== 'sends') throw new Error(`--only: expected "sends", not ${values.only}`);
   const readConnections = (values['read-connections'] ?? '1,10,50').split(',').map((c) => positiveInt('read-connections', c, 1));
   const sendConnections = positiveInt('send-connections', values['send-connections'], 50);
   const serverMode = values.server ?? 'dist';
@@ -109,7 +111,7 @@ async function main() {
   const loads: Record<string, LoadResult> = {};
   let confabPeak = NaN;
   try {
-    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile });
+    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile, sendsOnly: values.only === 'sends' });
   } finally {
     confabPeak = confab.memory()?.peakRssMb ?? NaN;
     await confab.stop();
@@ -161,12 +163,14 @@ interface ScenarioContext {
   notes: string[];
   /** Where the server process writes its event-loop delay. */
   loopFile: string;
+  /** --only sends: skip the read figures. */
+  sendsOnly: boolean;
 }
 
 async function runScenarios(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext) {
   /** When each load ran, to read the server's event-loop delay over the fetch runs afterwards. */
-  const windows: Array<{ connections: number; from: number; to: number }> = [];
-  const run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
+  const windows: Windows = [];
+  const run: Run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
     log(`${title}, ${connections} connections...`);
     const from = Date.now();
     const result = await measure(ctx.spec(title, port, connections, { headers: auth, ...rest }));
@@ -177,14 +181,21 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
     ctx.loads[`${title} c=${connections}`] = result;
     ctx.rows.push(loadRow(title, result, ctx.baselineLoads.get(connections), unit, target ? target(result) : null));
   };
+  const me = await probe(port, '/api/v1/users/me', auth);
+  if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
+  if (!ctx.sendsOnly) await runReads(targets, port, auth, ctx, run, windows);
+  await runSends(targets, port, auth, ctx, run, windows);
+}
+
+type Run = (title: string, connections: number, rest: Partial<LoadSpec>, unit?: string, target?: (r: LoadResult) => { text: string; met: boolean }) => Promise<void>;
+type Windows = Array<{ connections: number; from: number; to: number }>;
+
+async function runReads(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext, run: Run, windows: Windows) {
   const latencyTarget = (limit: number) => (connections: number) =>
     connections === Math.min(...ctx.readConnections) ? (r: LoadResult) => ({ text: `p99 <= ${limit} ms`, met: r.p99 <= limit }) : undefined;
   // Issue 16's throughput targets are shares of the bare baseline at 50 connections, in the same run.
   const shareTarget = (share: number) => (connections: number) =>
     connections === 50 ? (r: LoadResult) => ({ text: `>= ${share.toFixed(2)}x base`, met: r.perSecond >= share * (ctx.baselineLoads.get(50)?.perSecond ?? Infinity) }) : undefined;
-
-  const me = await probe(port, '/api/v1/users/me', auth);
-  if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
   for (const c of ctx.readConnections) await run('GET /users/me', c, { path: '/api/v1/users/me' }, 'req/s', shareTarget(0.4)(c));
 
   const history = (narrow: unknown[]) =>
@@ -232,7 +243,9 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
   log(`worst-case search (${MAX_SEARCH_WORDS} words): slowest of 10 answers ${slowest.toFixed(0)} ms`);
   await sleep(300);
   addLoopDelayRow(ctx, `worst event-loop delay, ${MAX_SEARCH_WORDS}-word searches`, worstLoopDelay(ctx.loopFile, worstFrom, Date.now()));
+}
 
+async function runSends(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext, run: Run, windows: Windows) {
   const bodyFor = (n: number) =>
     new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
   const sendBase = ctx.baselineLoads.get(ctx.sendConnections)?.perSecond ?? Infinity;

@@ -8,6 +8,7 @@ import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { LoopWriter, type StoreWriter } from './loop-writer.js';
 import { PeekConnection } from './peek.js';
 import { SqliteThread } from './sqlite-thread.js';
 import { ReaderPool, ThreadSqliteDialect } from './thread-dialect.js';
@@ -30,8 +31,8 @@ export interface Store {
    * polls' credential counters). Throws if it cannot; callers then run the query as usual.
    */
   readNow?<R>(query: CompiledQuery<R>): R[];
-  /** SQLite only: the threads that run the queries (for tests and measurements). */
-  threads?: { writer: SqliteThread; readers: () => readonly SqliteThread[] };
+  /** SQLite only: the connection that writes and the threads that read (for tests and measurements). */
+  threads?: { writer: StoreWriter; readers: () => readonly SqliteThread[] };
 }
 
 let pgModule: typeof Pg | undefined;
@@ -61,6 +62,11 @@ export interface StoreOptions {
   onConnectionError?: (error: Error) => void;
   /** SQLite files: how many reader threads at most. */
   readerThreads?: number;
+  /**
+   * SQLite: run the write connection on a thread of its own instead of the event loop (slower
+   * sends, see bench/README.md; kept to measure the two against each other).
+   */
+  writerThread?: boolean;
 }
 
 /** While the database is away, requests fail within this time rather than wait for it. */
@@ -99,7 +105,7 @@ const READER_THREADS = 1;
 
 function openSqliteStore(path: string, options: StoreOptions): Store {
   const memory = path === ':memory:';
-  const writer = new SqliteThread(path, 'writer');
+  const writer: StoreWriter = options.writerThread ? new SqliteThread(path, 'writer') : new LoopWriter(path);
   // An in-memory database exists only on its one connection: the writer thread serves every query.
   const readers = memory ? null : new ReaderPool(path, options.readerThreads ?? READER_THREADS);
   const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers) });

@@ -1,10 +1,11 @@
-// Kysely's SQLite dialect with the queries run on store threads (src/db/sqlite-thread.ts) instead
-// of the event loop. One writer thread owns the write connection: a transaction holds it from
-// BEGIN to its end, and writes outside transactions take it one at a time, first come first
-// served (Kysely's own lock wakes every waiter on each release, n² wake-ups for n waiters). Reads
-// outside transactions go to reader threads on read-only connections (WAL: they see the last
-// commit and never wait for the writer). An in-memory store has no readers: its one connection is
-// the writer's, and every query takes the writer's turn, as on a single connection.
+// Kysely's SQLite dialect with reads run on store threads (src/db/sqlite-thread.ts) instead of the
+// event loop. One writer owns the write connection (on the event loop, src/db/loop-writer.ts, or on
+// a thread of its own): a transaction holds it from BEGIN to its end, and writes outside
+// transactions take it one at a time, first come first served (Kysely's own lock wakes every
+// waiter on each release, n² wake-ups for n waiters). Reads outside transactions go to reader
+// threads on read-only connections (WAL: they see the last commit and never wait for the writer).
+// An in-memory store has no readers: its one connection is the writer's, and every query takes
+// the writer's turn, as on a single connection.
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -14,6 +15,7 @@ import {
   SelectQueryNode,
   SqliteDialect,
 } from 'kysely';
+import type { StoreWriter } from './loop-writer.js';
 import { StoreThreadError, SqliteThread } from './sqlite-thread.js';
 import { STORE_THREAD_EXITED } from './sqlite-protocol.js';
 
@@ -112,7 +114,8 @@ class ThreadConnection implements DatabaseConnection {
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     if (readers && isRead(compiled)) {
-      const reader = readers.choose(lock.free && writer.load === 0);
+      // A writer on the event loop never takes a read: that is the work kept off the loop.
+      const reader = readers.choose(!this.driver.writerOnLoop && lock.free && writer.load === 0);
       if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     await lock.acquire();
@@ -145,11 +148,14 @@ function lostTransaction(): StoreThreadError {
 
 class ThreadDriver implements Driver {
   readonly lock = new FifoLock();
+  readonly writerOnLoop: boolean;
 
   constructor(
-    readonly writer: SqliteThread,
+    readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
-  ) {}
+  ) {
+    this.writerOnLoop = !(writer instanceof SqliteThread);
+  }
 
   async init(): Promise<void> {
     // The writer opens first: it makes the file and sets WAL mode before any reader opens it.
@@ -207,7 +213,7 @@ function quote(name: string): string {
 
 export class ThreadSqliteDialect extends SqliteDialect {
   constructor(
-    readonly writer: SqliteThread,
+    readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
   ) {
     // The base dialect's database is never opened: the driver below replaces its driver.

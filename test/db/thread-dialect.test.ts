@@ -1,6 +1,7 @@
-// The embedded store runs its queries on threads: errors keep their codes across the boundary,
-// transactions and savepoints behave as on one connection, reads go to read-only threads that never
-// see an open transaction's rows, and a thread that dies fails its waiting queries rather than hang them.
+// The embedded store runs its reads on threads and its writes on the event loop (or, on request, on
+// a thread too): errors keep their codes across the boundary, transactions and savepoints behave as
+// on one connection, reads go to read-only threads that never see an open transaction's rows, and a
+// thread that dies fails its waiting queries rather than hang them.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,19 +9,22 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest, openStore, type Store } from '../../src/db/connect.js';
+import { LoopWriter } from '../../src/db/loop-writer.js';
+import { SqliteThread } from '../../src/db/sqlite-thread.js';
 import { classifyStoreError } from '../../src/db/store-errors.js';
 
 const realm = (name: string) => ({ string_id: name, name, description: '', url: `http://${name}.test`, date_created: 0, deactivated: 0, settings: '{}' });
 /** A statement that keeps its thread busy for a while (a search's worth of B-tree work). */
-const SLOW = sql<{ n: number }>`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c`;
+const SLOW = sql<{ n: number }>`SELECT (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c) AS n`;
 
-for (const kind of ['file', 'memory'] as const) {
+for (const kind of ['file', 'memory', 'file, writer thread'] as const) {
   describe(`store threads [${kind}]`, () => {
     let store: Store;
     let dir: string;
+    const onFile = kind !== 'memory';
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
-      store = openStore({ sqlitePath: kind === 'file' ? join(dir, 'confab.db') : ':memory:' });
+      store = openStore({ sqlitePath: onFile ? join(dir, 'confab.db') : ':memory:', writerThread: kind === 'file, writer thread' });
       await migrateToLatest(store.db);
     });
     after(async () => {
@@ -75,7 +79,23 @@ for (const kind of ['file', 'memory'] as const) {
       assert.equal(chunks.length, 4);
     });
 
-    if (kind === 'file') {
+    if (kind === 'file, writer thread') {
+      it('writes on a thread of its own', () => assert.ok(store.threads!.writer instanceof SqliteThread));
+    } else {
+      it('writes on the event loop: an action of several statements commits without waiting for a turn of the loop', async () => {
+        assert.ok(store.threads!.writer instanceof LoopWriter);
+        let turned = false;
+        setImmediate(() => (turned = true));
+        await store.db.transaction().execute(async (tx) => {
+          await tx.insertInto('realm').values(realm('loop')).execute();
+          await tx.updateTable('realm').set({ description: 'on the loop' }).where('string_id', '=', 'loop').execute();
+          await tx.deleteFrom('realm').where('string_id', '=', 'loop').execute();
+        });
+        assert.equal(turned, false);
+      });
+    }
+
+    if (onFile) {
       it('reads the last commit on a reader thread while a transaction is open, without waiting for it', async () => {
         const tx = await store.db.startTransaction().execute();
         await tx.insertInto('realm').values(realm('open')).execute();
@@ -105,14 +125,30 @@ for (const kind of ['file', 'memory'] as const) {
         assert.ok(ticks >= Math.floor((Date.now() - started) / 5 / 4), `${ticks} ticks in ${Date.now() - started} ms`);
       });
     } else {
-      it('has no reader threads and no readNow: the one connection is the writer thread', () => {
+      it('has no reader threads and no readNow: its one connection is the writer', () => {
         assert.deepEqual(store.threads!.readers(), []);
         assert.equal(store.readNow, undefined);
       });
     }
 
-    it('fails the queries waiting on a thread that dies with an outage', async () => {
-      const writer = store.threads!.writer;
+    if (kind === 'file') {
+      it('fails the reads waiting on a reader thread that dies with an outage, then reads on a fresh thread', async () => {
+        const slow = SLOW.execute(store.db);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const reader = store.threads!.readers().find((thread) => thread.load > 0)!;
+        const waiting = reader.query('SELECT 1', []);
+        await reader.crash();
+        for (const outcome of [slow, waiting]) {
+          const error = await outcome.then(() => null, (e: unknown) => e);
+          assert.equal((error as { code?: string } | null)?.code, 'ERR_STORE_THREAD_EXITED');
+          assert.equal(classifyStoreError(error), 'unavailable');
+        }
+        assert.deepEqual(await names(), ['g1', 'g3', 'u1', 'u2']);
+      });
+    }
+
+    if (kind === 'file, writer thread') it('fails the queries waiting on a thread that dies with an outage', async () => {
+      const writer = store.threads!.writer as SqliteThread;
       const inAction = store.transact((tx) => SLOW.execute(tx));
       const queued = store.transact((tx) => tx.insertInto('realm').values(realm('after-crash')).execute());
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -124,16 +160,9 @@ for (const kind of ['file', 'memory'] as const) {
         assert.equal((error as { code?: string } | null)?.code, 'ERR_STORE_THREAD_EXITED');
         assert.equal(classifyStoreError(error), 'unavailable');
       }
-      if (kind === 'file') {
-        // The file outlives the thread: the next action runs on a fresh one.
-        await queued;
-        assert.deepEqual(await names(), ['after-crash', 'g1', 'g3', 'u1', 'u2']);
-      } else {
-        // An in-memory database died with its thread: the store stays failed rather than start empty.
-        const error = await queued.then(() => null, (e: unknown) => e);
-        assert.equal((error as { code?: string } | null)?.code, 'ERR_STORE_THREAD_EXITED');
-        await assert.rejects(names(), { code: 'ERR_STORE_THREAD_EXITED' });
-      }
+      // The file outlives the thread: the next action runs on a fresh one.
+      await queued;
+      assert.deepEqual(await names(), ['after-crash', 'g1', 'g3', 'u1', 'u2']);
     });
   });
 }
