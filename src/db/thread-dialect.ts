@@ -46,8 +46,11 @@ class FifoLock {
 const READER_IDLE_MS = 30_000;
 
 /**
- * Reader threads, started as reads need them: each read goes to an idle one, or the least busy;
- * with none running, a read the writer is free to take runs there (an idle server keeps one thread).
+ * Reader threads, started as reads need them (and one as the store opens): each read goes to an
+ * idle one, or the least busy. While the chosen thread is still starting (loading its code and
+ * opening its connection, tens of milliseconds), a read the writer is free to take runs there
+ * instead of waiting; so do all reads, with a writer on a thread of its own, while none runs (an
+ * idle server then keeps one thread).
  */
 export class ReaderPool {
   readonly threads: SqliteThread[] = [];
@@ -60,14 +63,20 @@ export class ReaderPool {
     private readonly idleMs = READER_IDLE_MS,
   ) {}
 
-  /** The thread for a read: null when none runs and the writer is free to take it. */
-  choose(writerFree: boolean): SqliteThread | null {
+  /** Starts a thread now, so that the first reads need not wait for it to start. */
+  warm(): void {
+    if (this.threads.length === 0) this.start();
+  }
+
+  /** The thread for a read: null when the writer is free and should take it (see above). */
+  choose(writerFree: boolean, writerOnLoop: boolean): SqliteThread | null {
     let chosen: SqliteThread | undefined;
     for (const thread of this.threads) {
       if (!chosen || thread.load < chosen.load) chosen = thread;
     }
-    if (!chosen && writerFree) return null;
+    if (!chosen && writerFree && !writerOnLoop) return null;
     if ((!chosen || chosen.load > 0) && this.threads.length < this.size) chosen = this.start();
+    if (!chosen!.ready && writerFree) return null;
     this.lastUsed.set(chosen!, Date.now());
     return chosen!;
   }
@@ -75,6 +84,9 @@ export class ReaderPool {
   private start(): SqliteThread {
     const thread = new SqliteThread(this.path, 'reader');
     this.threads.push(thread);
+    this.lastUsed.set(thread, Date.now());
+    // The first answer marks it ready; a failure to open shows on the reads that come later.
+    thread.query('select 1', []).catch(() => undefined);
     this.sweeper ??= setInterval(() => this.sweep(), Math.max(10, this.idleMs / 3)).unref();
     return thread;
   }
@@ -114,8 +126,8 @@ class ThreadConnection implements DatabaseConnection {
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     if (readers && isRead(compiled)) {
-      // A writer on the event loop never takes a read: that is the work kept off the loop.
-      const reader = readers.choose(!this.driver.writerOnLoop && lock.free && writer.load === 0);
+      // A writer on the event loop takes a read only while a reader thread starts.
+      const reader = readers.choose(lock.free && writer.load === 0, this.driver.writerOnLoop);
       if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     await lock.acquire();
@@ -160,6 +172,9 @@ class ThreadDriver implements Driver {
   async init(): Promise<void> {
     // The writer opens first: it makes the file and sets WAL mode before any reader opens it.
     await this.writer.query('select 1', []);
+    // With the writer on the event loop, a reader starts now, on the other core, while the server
+    // migrates and builds its routes: the first request reads.
+    if (this.writerOnLoop) this.readers?.warm();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {

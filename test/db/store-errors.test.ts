@@ -96,7 +96,7 @@ describe('a full embedded store', () => {
 
   it('answers 503 DATABASE_UNAVAILABLE when a store thread dies under a request, then works on a fresh thread', async () => {
     const pending = ctx.anonymous().get('/test-slow', {}, { undocumented: true });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await ctx.store.threads!.readers().find((thread) => thread.load > 0)!.crash();
     const res = await pending;
     assert.deepEqual(
