@@ -137,6 +137,9 @@ export async function migrateToLatest(db: Kysely<Database>, pgSchema?: string): 
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Names start with their timestamp, so a plain comparison orders them; Kysely's default,
+    // localeCompare, loads ICU's collation data on every start.
+    nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
