@@ -14,7 +14,7 @@ import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/di
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { freePort, probe, runBench, startProcess } from './lib/servers.js';
+import { cpuMsOf, freePort, probe, runBench, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
@@ -110,8 +110,11 @@ async function main() {
   const rows: Row[] = [];
   const loads: Record<string, LoadResult> = {};
   let confabPeak = NaN;
+  const scenario: ScenarioContext = {
+    readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile, sendsOnly: values.only === 'sends', pid: confab.pid,
+  };
   try {
-    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile, sendsOnly: values.only === 'sends' });
+    await runScenarios(targets, port, auth, scenario);
   } finally {
     confabPeak = confab.memory()?.peakRssMb ?? NaN;
     await confab.stop();
@@ -130,6 +133,11 @@ async function main() {
     store = openBenchStore();
     const removed = await removeSentMessages(store, targets).finally(() => store.close());
     log(`removed the ${removed} messages the send benchmark wrote`);
+    // What a send costs the server, whatever share of the cores it got: a busy machine moves this less.
+    if (scenario.sendCpuMs !== undefined && removed > 0) {
+      const perMessage = scenario.sendCpuMs / removed;
+      rows.push({ ...processRow('server CPU per stored message, send run', perMessage, 'ms', NaN, { text: '', met: true }), target: null, met: null });
+    }
   }
 
   const table = formatTable(rows);
@@ -165,6 +173,9 @@ interface ScenarioContext {
   loopFile: string;
   /** --only sends: skip the read figures. */
   sendsOnly: boolean;
+  /** The server's process id, and the CPU time (all threads) it spent over the send run, warm-up included. */
+  pid: number;
+  sendCpuMs?: number;
 }
 
 async function runScenarios(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext) {
@@ -249,10 +260,12 @@ async function runSends(targets: BenchTargets, port: number, auth: Record<string
   const bodyFor = (n: number) =>
     new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
   const sendBase = ctx.baselineLoads.get(ctx.sendConnections)?.perSecond ?? Infinity;
+  const cpuBefore = cpuMsOf(ctx.pid);
   await run(`POST /messages, ${targets.sendStream.subscribers} subscribers`, ctx.sendConnections, {
     method: 'POST', path: '/api/v1/messages', bodyFor,
     headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
   }, 'msgs/s', (r) => ({ text: '>= 0.15x base, p99 <= 50 ms', met: r.perSecond >= 0.15 * sendBase && r.p99 <= 50 }));
+  ctx.sendCpuMs = cpuMsOf(ctx.pid) - cpuBefore;
   await sleep(300);
   const send = windows[windows.length - 1]!;
   addLoopDelayRow(ctx, `worst event-loop delay, send run, ${send.connections} conn`, worstLoopDelay(ctx.loopFile, send.from, send.to, 150), null);

@@ -194,6 +194,46 @@ describe('store threads: start', () => {
   });
 });
 
+describe('group commit with the writer on the event loop', () => {
+  let store: Store;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
+    store = openStore({ sqlitePath: join(dir, 'confab.db') });
+    await migrateToLatest(store.db);
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const act = (name: string, seen: string[], busyMs = 0) =>
+    store.transact(async (tx) => {
+      seen.push(`${name} runs`);
+      await tx.insertInto('realm').values(realm(name)).execute();
+      const until = Date.now() + busyMs;
+      while (Date.now() < until) {
+        // An action that keeps the writer this long (rendering a long message, say).
+      }
+    }).then(() => seen.push(`${name} committed`));
+
+  it('lets the event loop turn between the actions of a batch', async () => {
+    const seen: string[] = [];
+    const batch = Promise.all(['b1', 'b2', 'b3'].map((name) => act(name, seen)));
+    setImmediate(() => seen.push('loop turned'));
+    await batch;
+    // Without the turn, all three would run before the loop did. (They commit together unless the
+    // machine is so slow that the batch's 20 ms run out first.)
+    assert.deepEqual(seen.slice(0, 2), ['b1 runs', 'loop turned']);
+    assert.deepEqual(seen.filter((step) => step.endsWith('committed')).sort(), ['b1 committed', 'b2 committed', 'b3 committed']);
+  });
+
+  it('takes no more actions into a batch once it has been open 20 ms: they commit in the next one', async () => {
+    const seen: string[] = [];
+    await Promise.all([act('c1', seen, 25), act('c2', seen), act('c3', seen)]);
+    assert.deepEqual(seen, ['c1 runs', 'c1 committed', 'c2 runs', 'c3 runs', 'c2 committed', 'c3 committed']);
+  });
+});
+
 describe('store threads: close', () => {
   it('ends every thread, and fails queries that come later', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
