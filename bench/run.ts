@@ -14,7 +14,7 @@ import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/di
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { cpuMsOf, freePort, probe, runBench, startProcess } from './lib/servers.js';
+import { cpuMsOf, environmentNotes, freePort, probe, runBench, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
@@ -106,7 +106,7 @@ async function main() {
   });
   log(`confab answered after ${confab.startupMs.toFixed(0)} ms, idle RSS ${confab.idleRssMb.toFixed(1)} MB`);
   const auth = { authorization: `Basic ${Buffer.from(`${targets.user.email}:${targets.user.apiKey}`).toString('base64')}` };
-  const notes: string[] = [];
+  const notes: string[] = environmentNotes();
   const rows: Row[] = [];
   const loads: Record<string, LoadResult> = {};
   let confabPeak = NaN;

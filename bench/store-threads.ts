@@ -55,6 +55,8 @@ async function run(mode: string): Promise<Figure[]> {
       ? mainThreadStore(path)
       : openStore({ sqlitePath: path, readerThreads: Number(values.readers ?? 1), writerThread: mode === 'writer-thread' });
   const users = (await store.db.selectFrom('user_profile').select('id').execute()).map((r) => r.id);
+  // Until the reader thread has started, reads run on the free writer (on the event loop): measure after.
+  while (store.threads?.readers().some((thread) => !thread.ready)) await new Promise((resolve) => setTimeout(resolve, 10));
   const realmId = (await store.db.selectFrom('realm').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   const figures: Figure[] = [];
   const pointRead = (i: number) => store.db.selectFrom('user_profile').selectAll().where('id', '=', users[i % users.length]!).executeTakeFirst();
