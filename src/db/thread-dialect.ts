@@ -70,15 +70,24 @@ export class ReaderPool {
 
   /** The thread for a read: null when the writer is free and should take it (see above). */
   choose(writerFree: boolean, writerOnLoop: boolean): SqliteThread | null {
-    let chosen: SqliteThread | undefined;
+    let ready: SqliteThread | undefined;
+    let any: SqliteThread | undefined;
     for (const thread of this.threads) {
-      if (!chosen || thread.load < chosen.load) chosen = thread;
+      if (!any || thread.load < any.load) any = thread;
+      if (thread.ready && (!ready || thread.load < ready.load)) ready = thread;
     }
-    if (!chosen && writerFree && !writerOnLoop) return null;
-    if ((!chosen || chosen.load > 0) && this.threads.length < this.size) chosen = this.start();
-    if (!chosen!.ready && writerFree) return null;
-    this.lastUsed.set(chosen!, Date.now());
-    return chosen!;
+    if (!any) {
+      if (writerFree && !writerOnLoop) return null;
+      any = this.start();
+    } else if (ready && ready.load > 0 && ready === any && this.threads.length < this.size) {
+      // Every thread is busy with reads (none is still starting): another starts for the next ones.
+      this.start();
+    }
+    // A thread still starting takes no read the writer is free to take; a started one, even busy,
+    // is better than the writer on the event loop, where a long read would hold every client.
+    const chosen = ready ?? (writerFree ? null : any);
+    if (chosen) this.lastUsed.set(chosen, Date.now());
+    return chosen;
   }
 
   private start(): SqliteThread {

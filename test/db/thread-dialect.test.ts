@@ -194,6 +194,35 @@ describe('store threads: start', () => {
   });
 });
 
+describe('store threads: a second reader', () => {
+  it('starts when a read finds the first reader busy, and takes the reads once it has started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
+    const store = openStore({ sqlitePath: join(dir, 'confab.db') });
+    const allReady = async () => {
+      while (!store.threads!.readers().every((thread) => thread.ready)) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const count = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM realm`.execute(store.db)).rows[0]!.n);
+    try {
+      await migrateToLatest(store.db);
+      await allReady();
+      assert.equal(store.threads!.readers().length, 1);
+      let slowDone = false;
+      const slow = SLOW.execute(store.db).then(() => (slowDone = true));
+      // Queued behind the long read (not run on the event loop), it starts a second reader.
+      const queued = count();
+      await new Promise((resolve) => setImmediate(resolve));
+      // The long read and the count on the first; the second runs only its start-up query.
+      assert.deepEqual(store.threads!.readers().map((thread) => thread.load), [2, 1]);
+      await allReady();
+      assert.deepEqual([await count(), slowDone], [0, false]);
+      await Promise.all([slow, queued]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('group commit with the writer on the event loop', () => {
   let store: Store;
   let dir: string;
