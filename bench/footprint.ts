@@ -12,7 +12,7 @@ import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { formatHeapSummary, summariseHeapSnapshot } from './lib/heap-summary.js';
 import { residentByComponent } from './lib/proc-memory.js';
-import { freePort, runBench, type RunningProcess, startProcess } from './lib/servers.js';
+import { environmentNotes, freePort, runBench, type RunningProcess, startProcess } from './lib/servers.js';
 import { pickAudience, removeTopicMessages } from './lib/audience.js';
 import { SOAK_TOPIC, soak } from './lib/soak.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
@@ -112,6 +112,7 @@ async function main() {
     `start to first answer: median ${median(runs.map((r) => r.startupMs)).toFixed(0)} ms (${range(runs.map((r) => r.startupMs))} over ${runs.length} starts); ` +
       `CPU by then median ${median(runs.map((r) => r.startupCpuMs)).toFixed(0)} ms (${range(runs.map((r) => r.startupCpuMs))})`,
     `idle RSS one second after the first answer: median ${median(runs.map((r) => r.idleRssMb)).toFixed(1)} MB (${range(runs.map((r) => r.idleRssMb), 1)})`,
+    ...environmentNotes().map((note) => `note: ${note}`),
   ];
   const describe = (title: string, parts: typeof components) =>
     parts && report.push(`${title} (${parts.threads} threads): ${parts.parts.map((p) => `${p.name} ${p.mb.toFixed(1)} MB`).join(', ')}`);

@@ -14,7 +14,7 @@ import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/di
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { freePort, probe, runBench, startProcess } from './lib/servers.js';
+import { cpuMsOf, environmentNotes, freePort, probe, runBench, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 
@@ -28,6 +28,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --search-word W         word for the search narrow (default "${COMMON_SEARCH_WORD}")
   --server dist|tsx       run Confab compiled (default; rebuilt when src/ changed) or through tsx
   --cpu-prof DIR          write a V8 CPU profile of the Confab process into DIR
+  --only sends            only the send figure (and the process rows), for short comparisons
   --keep-sent             keep the messages the send benchmark wrote (default: delete them after)
   --log-level LEVEL       Confab's log level during the run (default warn)
   --node-flags="FLAGS"    Confab's node flags (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)`;
@@ -40,13 +41,14 @@ async function main() {
       'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, duration: { type: 'string' },
       warmup: { type: 'string' }, 'read-connections': { type: 'string' }, 'send-connections': { type: 'string' },
       'search-word': { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' },
-      'keep-sent': { type: 'boolean' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'keep-sent': { type: 'boolean' }, only: { type: 'string' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return void console.log(USAGE);
   const choice = storeChoice(values['data-dir'], values['database-url']);
   const duration = positiveInt('duration', values.duration, 10);
   const warmup = values.warmup === '0' ? 0 : positiveInt('warmup', values.warmup, 2);
+  if (values.only !== undefined && values.only !== 'sends') throw new Error(`--only: expected "sends", not ${values.only}`);
   const readConnections = (values['read-connections'] ?? '1,10,50').split(',').map((c) => positiveInt('read-connections', c, 1));
   const sendConnections = positiveInt('send-connections', values['send-connections'], 50);
   const serverMode = values.server ?? 'dist';
@@ -104,12 +106,15 @@ async function main() {
   });
   log(`confab answered after ${confab.startupMs.toFixed(0)} ms, idle RSS ${confab.idleRssMb.toFixed(1)} MB`);
   const auth = { authorization: `Basic ${Buffer.from(`${targets.user.email}:${targets.user.apiKey}`).toString('base64')}` };
-  const notes: string[] = [];
+  const notes: string[] = environmentNotes();
   const rows: Row[] = [];
   const loads: Record<string, LoadResult> = {};
   let confabPeak = NaN;
+  const scenario: ScenarioContext = {
+    readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile, sendsOnly: values.only === 'sends', pid: confab.pid,
+  };
   try {
-    await runScenarios(targets, port, auth, { readConnections, sendConnections, spec, baselineLoads, rows, loads, notes, loopFile });
+    await runScenarios(targets, port, auth, scenario);
   } finally {
     confabPeak = confab.memory()?.peakRssMb ?? NaN;
     await confab.stop();
@@ -128,6 +133,11 @@ async function main() {
     store = openBenchStore();
     const removed = await removeSentMessages(store, targets).finally(() => store.close());
     log(`removed the ${removed} messages the send benchmark wrote`);
+    // What a send costs the server, whatever share of the cores it got: a busy machine moves this less.
+    if (scenario.sendCpuMs !== undefined && removed > 0) {
+      const perMessage = scenario.sendCpuMs / removed;
+      rows.push({ ...processRow('server CPU per stored message, send run', perMessage, 'ms', NaN, { text: '', met: true }), target: null, met: null });
+    }
   }
 
   const table = formatTable(rows);
@@ -161,12 +171,17 @@ interface ScenarioContext {
   notes: string[];
   /** Where the server process writes its event-loop delay. */
   loopFile: string;
+  /** --only sends: skip the read figures. */
+  sendsOnly: boolean;
+  /** The server's process id, and the CPU time (all threads) it spent over the send run, warm-up included. */
+  pid: number;
+  sendCpuMs?: number;
 }
 
 async function runScenarios(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext) {
   /** When each load ran, to read the server's event-loop delay over the fetch runs afterwards. */
-  const windows: Array<{ connections: number; from: number; to: number }> = [];
-  const run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
+  const windows: Windows = [];
+  const run: Run = async (title: string, connections: number, rest: Partial<LoadSpec>, unit = 'req/s', target?: (r: LoadResult) => { text: string; met: boolean }) => {
     log(`${title}, ${connections} connections...`);
     const from = Date.now();
     const result = await measure(ctx.spec(title, port, connections, { headers: auth, ...rest }));
@@ -177,14 +192,21 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
     ctx.loads[`${title} c=${connections}`] = result;
     ctx.rows.push(loadRow(title, result, ctx.baselineLoads.get(connections), unit, target ? target(result) : null));
   };
+  const me = await probe(port, '/api/v1/users/me', auth);
+  if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
+  if (!ctx.sendsOnly) await runReads(targets, port, auth, ctx, run, windows);
+  await runSends(targets, port, auth, ctx, run, windows);
+}
+
+type Run = (title: string, connections: number, rest: Partial<LoadSpec>, unit?: string, target?: (r: LoadResult) => { text: string; met: boolean }) => Promise<void>;
+type Windows = Array<{ connections: number; from: number; to: number }>;
+
+async function runReads(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext, run: Run, windows: Windows) {
   const latencyTarget = (limit: number) => (connections: number) =>
     connections === Math.min(...ctx.readConnections) ? (r: LoadResult) => ({ text: `p99 <= ${limit} ms`, met: r.p99 <= limit }) : undefined;
   // Issue 16's throughput targets are shares of the bare baseline at 50 connections, in the same run.
   const shareTarget = (share: number) => (connections: number) =>
     connections === 50 ? (r: LoadResult) => ({ text: `>= ${share.toFixed(2)}x base`, met: r.perSecond >= share * (ctx.baselineLoads.get(50)?.perSecond ?? Infinity) }) : undefined;
-
-  const me = await probe(port, '/api/v1/users/me', auth);
-  if (me?.status !== 200) throw new Error(`GET /users/me answered ${me?.status}: ${me?.body}`);
   for (const c of ctx.readConnections) await run('GET /users/me', c, { path: '/api/v1/users/me' }, 'req/s', shareTarget(0.4)(c));
 
   const history = (narrow: unknown[]) =>
@@ -232,14 +254,18 @@ async function runScenarios(targets: BenchTargets, port: number, auth: Record<st
   log(`worst-case search (${MAX_SEARCH_WORDS} words): slowest of 10 answers ${slowest.toFixed(0)} ms`);
   await sleep(300);
   addLoopDelayRow(ctx, `worst event-loop delay, ${MAX_SEARCH_WORDS}-word searches`, worstLoopDelay(ctx.loopFile, worstFrom, Date.now()));
+}
 
+async function runSends(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext, run: Run, windows: Windows) {
   const bodyFor = (n: number) =>
     new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
   const sendBase = ctx.baselineLoads.get(ctx.sendConnections)?.perSecond ?? Infinity;
+  const cpuBefore = cpuMsOf(ctx.pid);
   await run(`POST /messages, ${targets.sendStream.subscribers} subscribers`, ctx.sendConnections, {
     method: 'POST', path: '/api/v1/messages', bodyFor,
     headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
   }, 'msgs/s', (r) => ({ text: '>= 0.15x base, p99 <= 50 ms', met: r.perSecond >= 0.15 * sendBase && r.p99 <= 50 }));
+  ctx.sendCpuMs = cpuMsOf(ctx.pid) - cpuBefore;
   await sleep(300);
   const send = windows[windows.length - 1]!;
   addLoopDelayRow(ctx, `worst event-loop delay, send run, ${send.connections} conn`, worstLoopDelay(ctx.loopFile, send.from, send.to, 150), null);

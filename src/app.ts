@@ -2,7 +2,10 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ValidatorFactory } from '@fastify/ajv-compiler';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import { ApiError, MethodNotAllowedError } from './errors.js';
 import { serveEmojiData } from './http/emoji-data.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
@@ -34,6 +37,14 @@ const NODE_HEADERS_TIMEOUT_MS = 60_000;
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
+/**
+ * Fastify's schema compilers (ajv, fast-json-stringify: some 230 KB of code) loaded only if a
+ * route ever declares a schema; none does today, so a start never loads them.
+ */
+function compilerOnDemand<F extends (...args: never[]) => unknown>(name: string): F {
+  return ((...args: Parameters<F>) => (createRequire(import.meta.url)(name) as () => F)()(...args)) as F;
+}
+
 export async function buildApp(services: Services, options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   // A server-wide setting that avatar URLs everywhere follow (see src/lib/user-format.ts).
   setGravatarEnabled(services.config.enableGravatar);
@@ -42,6 +53,12 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     // The client's address (for rate limits) comes from X-Forwarded-For only through named proxies.
     trustProxy: trustProxyOption(services.config),
     bodyLimit: MAX_BODY_BYTES,
+    schemaController: {
+      compilersFactory: {
+        buildValidator: compilerOnDemand<ValidatorFactory>('@fastify/ajv-compiler'),
+        buildSerializer: compilerOnDemand<SerializerFactory>('@fastify/fast-json-stringify-compiler'),
+      },
+    },
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     // Requests Fastify refuses before routing (a badly encoded path, say) get the Zulip error shape too.
     frameworkErrors: (error, _req, reply) => sendApiError(reply, toApiError(error) ?? new ApiError(error.message)),

@@ -60,6 +60,8 @@ async function finish(store: Store, firstMessageOfStream: Map<number, number>): 
     // starred lookups are index-only scans from the first request rather than heap visits.
     await sql.raw(`VACUUM ANALYZE ${TABLES.join(', ')}`).execute(db);
   } else {
+    // Every row, not the sample the store's connection takes at open (src/db/sqlite.ts).
+    await sql`PRAGMA analysis_limit = 0`.execute(db);
     await sql`ANALYZE`.execute(db);
   }
 }

@@ -14,6 +14,12 @@ interface Pending {
 
 /** More actions than this wait for the next batch, so one commit never holds too much. */
 const MAX_BATCH = 64;
+/**
+ * Nor does a batch take new actions once it has been open this long: each action in it waits for
+ * the commit, so this bounds what batching adds to a send's latency (a commit costs a few
+ * milliseconds, so a batch this long still shares it among many actions).
+ */
+const MAX_BATCH_MS = 20;
 
 export class GroupCommitter {
   private readonly queue: Pending[] = [];
@@ -50,8 +56,12 @@ export class GroupCommitter {
     // ever leaving the microtask queue, so before committing the batch yields once to the event
     // loop: requests that have arrived meanwhile get parsed and queue their actions here.
     let count = 0;
-    while (count < MAX_BATCH) {
-      if (this.queue.length === 0) {
+    const opened = performance.now();
+    while (count < MAX_BATCH && performance.now() - opened < MAX_BATCH_MS) {
+      // With the writer on the event loop an action never leaves the microtask queue, so a batch
+      // would hold the loop until it commits; a turn of the loop between actions lets requests be
+      // parsed and answered meanwhile (and new actions join this batch).
+      if (count > 0 || this.queue.length === 0) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.queue.length === 0) break;
       }

@@ -40,6 +40,7 @@ export class SqliteThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
+  private answered = false;
   /** Why an in-memory store's thread ended, after which every query fails. */
   private dead: string | null = null;
   /** Bumped each time a thread ends: a transaction begun on an earlier thread must not go on. */
@@ -57,6 +58,11 @@ export class SqliteThread {
 
   get started(): boolean {
     return this.worker !== null;
+  }
+
+  /** Whether the running thread has answered a query yet (it has loaded its code and opened its connection). */
+  get ready(): boolean {
+    return this.answered;
   }
 
   query(sql: string, parameters: readonly unknown[]): Promise<QueryResult<unknown>> {
@@ -81,6 +87,7 @@ export class SqliteThread {
   }
 
   private answer(reply: ThreadReply): void {
+    this.answered = true;
     const waiting = this.waiting.get(reply.id);
     if (!waiting) return;
     this.waiting.delete(reply.id);
@@ -98,6 +105,7 @@ export class SqliteThread {
   private fail(worker: Worker, message: string): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    this.answered = false;
     this.generation++;
     // An in-memory database died with its thread: a fresh one would be empty, so none is started.
     if (this.path === ':memory:' && !this.closed) this.dead = message;

@@ -1,10 +1,11 @@
-// Kysely's SQLite dialect with the queries run on store threads (src/db/sqlite-thread.ts) instead
-// of the event loop. One writer thread owns the write connection: a transaction holds it from
-// BEGIN to its end, and writes outside transactions take it one at a time, first come first
-// served (Kysely's own lock wakes every waiter on each release, n² wake-ups for n waiters). Reads
-// outside transactions go to reader threads on read-only connections (WAL: they see the last
-// commit and never wait for the writer). An in-memory store has no readers: its one connection is
-// the writer's, and every query takes the writer's turn, as on a single connection.
+// Kysely's SQLite dialect with reads run on store threads (src/db/sqlite-thread.ts) instead of the
+// event loop. One writer owns the write connection (on the event loop, src/db/loop-writer.ts, or on
+// a thread of its own): a transaction holds it from BEGIN to its end, and writes outside
+// transactions take it one at a time, first come first served (Kysely's own lock wakes every
+// waiter on each release, n² wake-ups for n waiters). Reads outside transactions go to reader
+// threads on read-only connections (WAL: they see the last commit and never wait for the writer).
+// An in-memory store has no readers: its one connection is the writer's, and every query takes
+// the writer's turn, as on a single connection.
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -14,6 +15,7 @@ import {
   SelectQueryNode,
   SqliteDialect,
 } from 'kysely';
+import type { StoreWriter } from './loop-writer.js';
 import { StoreThreadError, SqliteThread } from './sqlite-thread.js';
 import { STORE_THREAD_EXITED } from './sqlite-protocol.js';
 
@@ -44,8 +46,11 @@ class FifoLock {
 const READER_IDLE_MS = 30_000;
 
 /**
- * Reader threads, started as reads need them: each read goes to an idle one, or the least busy;
- * with none running, a read the writer is free to take runs there (an idle server keeps one thread).
+ * Reader threads, started as reads need them (and one as the store opens): each read goes to an
+ * idle one, or the least busy. While the chosen thread is still starting (loading its code and
+ * opening its connection, tens of milliseconds), a read the writer is free to take runs there
+ * instead of waiting; so do all reads, with a writer on a thread of its own, while none runs (an
+ * idle server then keeps one thread).
  */
 export class ReaderPool {
   readonly threads: SqliteThread[] = [];
@@ -58,21 +63,39 @@ export class ReaderPool {
     private readonly idleMs = READER_IDLE_MS,
   ) {}
 
-  /** The thread for a read: null when none runs and the writer is free to take it. */
-  choose(writerFree: boolean): SqliteThread | null {
-    let chosen: SqliteThread | undefined;
+  /** Starts a thread now, so that the first reads need not wait for it to start. */
+  warm(): void {
+    if (this.threads.length === 0) this.start();
+  }
+
+  /** The thread for a read: null when the writer is free and should take it (see above). */
+  choose(writerFree: boolean, writerOnLoop: boolean): SqliteThread | null {
+    let ready: SqliteThread | undefined;
+    let any: SqliteThread | undefined;
     for (const thread of this.threads) {
-      if (!chosen || thread.load < chosen.load) chosen = thread;
+      if (!any || thread.load < any.load) any = thread;
+      if (thread.ready && (!ready || thread.load < ready.load)) ready = thread;
     }
-    if (!chosen && writerFree) return null;
-    if ((!chosen || chosen.load > 0) && this.threads.length < this.size) chosen = this.start();
-    this.lastUsed.set(chosen!, Date.now());
-    return chosen!;
+    if (!any) {
+      if (writerFree && !writerOnLoop) return null;
+      any = this.start();
+    } else if (ready && ready.load > 0 && ready === any && this.threads.length < this.size) {
+      // Every thread is busy with reads (none is still starting): another starts for the next ones.
+      this.start();
+    }
+    // A thread still starting takes no read the writer is free to take; a started one, even busy,
+    // is better than the writer on the event loop, where a long read would hold every client.
+    const chosen = ready ?? (writerFree ? null : any);
+    if (chosen) this.lastUsed.set(chosen, Date.now());
+    return chosen;
   }
 
   private start(): SqliteThread {
     const thread = new SqliteThread(this.path, 'reader');
     this.threads.push(thread);
+    this.lastUsed.set(thread, Date.now());
+    // The first answer marks it ready; a failure to open shows on the reads that come later.
+    thread.query('select 1', []).catch(() => undefined);
     this.sweeper ??= setInterval(() => this.sweep(), Math.max(10, this.idleMs / 3)).unref();
     return thread;
   }
@@ -112,7 +135,8 @@ class ThreadConnection implements DatabaseConnection {
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     if (readers && isRead(compiled)) {
-      const reader = readers.choose(lock.free && writer.load === 0);
+      // A writer on the event loop takes a read only while a reader thread starts.
+      const reader = readers.choose(lock.free && writer.load === 0, this.driver.writerOnLoop);
       if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
     await lock.acquire();
@@ -145,15 +169,21 @@ function lostTransaction(): StoreThreadError {
 
 class ThreadDriver implements Driver {
   readonly lock = new FifoLock();
+  readonly writerOnLoop: boolean;
 
   constructor(
-    readonly writer: SqliteThread,
+    readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
-  ) {}
+  ) {
+    this.writerOnLoop = !(writer instanceof SqliteThread);
+  }
 
   async init(): Promise<void> {
     // The writer opens first: it makes the file and sets WAL mode before any reader opens it.
     await this.writer.query('select 1', []);
+    // With the writer on the event loop, a reader starts now, on the other core, while the server
+    // migrates and builds its routes: the first request reads.
+    if (this.writerOnLoop) this.readers?.warm();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -207,7 +237,7 @@ function quote(name: string): string {
 
 export class ThreadSqliteDialect extends SqliteDialect {
   constructor(
-    readonly writer: SqliteThread,
+    readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
   ) {
     // The base dialect's database is never opened: the driver below replaces its driver.
