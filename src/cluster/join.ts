@@ -2,6 +2,7 @@
 // membership, and what other members ask of it (queues handed over, queues to delete).
 import type { Config } from '../config.js';
 import { BadEventQueueIdError } from '../errors.js';
+import { saveSnapshots } from '../events/persistence.js';
 import type { Clock, Services } from '../services.js';
 import { ClusterMember } from './cluster.js';
 import { type Handoff, RedisBus } from './redis-bus.js';
@@ -27,6 +28,8 @@ export async function connectCluster(config: Config, clock: Clock, onError: (err
 
 /** Takes queues another member handed over, and catches them up on what was published meanwhile. */
 async function adopt(services: Services, bus: RedisBus, member: ClusterMember, handoff: Handoff): Promise<void> {
+  // Handed over just as this process stops too (all stopping together): kept in the store for the next start.
+  if (services.queues.isClosing) return saveSnapshots(services.db, handoff.snapshots, true);
   const ids = await services.queues.restore(handoff.snapshots);
   const missed = bus.since(handoff.afterSeq);
   if (missed === null) {

@@ -80,6 +80,11 @@ export class QueueRegistry implements EventQueues {
     for (const { queue } of this.entries.values()) queue.abandonWaiter();
   }
 
+  /** Whether this process has begun stopping (shutdown). */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
   /** Stops taking deliveries and saves every queue into the store. */
   async save(): Promise<void> {
     this.shutdown();

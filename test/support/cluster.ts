@@ -26,7 +26,7 @@ async function answers(url: string): Promise<boolean> {
   return fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
 }
 
-export async function startCluster(count: number, extraFlags: string[] = []): Promise<TestCluster> {
+export async function startCluster(count: number, extraFlags: string[] = [], options: { redisUrl?: string } = {}): Promise<TestCluster> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `confab_cluster_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -40,7 +40,7 @@ export async function startCluster(count: number, extraFlags: string[] = []): Pr
   async function start(flags: string[] = []): Promise<Member> {
     const port = await freePort();
     const args = ['--import', 'tsx', 'src/main.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', '--dev', '--log-level', 'warn',
-      '--database-url', databaseUrl, '--redis-url', TEST_REDIS_URL!, '--redis-prefix', redisPrefix, '--rate-limits', 'off', ...extraFlags, ...flags];
+      '--database-url', databaseUrl, '--redis-url', options.redisUrl ?? TEST_REDIS_URL!, '--redis-prefix', redisPrefix, '--rate-limits', 'off', ...extraFlags, ...flags];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const member: Member = { port, url: `http://127.0.0.1:${port}`, process: child, output: [] };
     for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => member.output.push(chunk.toString()));
@@ -54,8 +54,10 @@ export async function startCluster(count: number, extraFlags: string[] = []): Pr
   }
 
   // The first member migrates and seeds the dev organization; the others start on that store together.
-  await start();
-  await Promise.all(Array.from({ length: count - 1 }, () => start()));
+  if (count > 0) {
+    await start();
+    await Promise.all(Array.from({ length: count - 1 }, () => start()));
+  }
 
   return {
     databaseUrl,

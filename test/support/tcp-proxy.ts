@@ -10,6 +10,10 @@ export class TcpProxy {
 
   constructor(private readonly target: { host: string; port: number }) {}
 
+  get isOpen(): boolean {
+    return this.server !== null;
+  }
+
   async open(): Promise<void> {
     const server = createServer((client) => {
       const upstream = connect(this.target.port, this.target.host);
