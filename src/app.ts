@@ -11,6 +11,7 @@ import { serveEmojiData } from './http/emoji-data.js';
 import { installErrorHandling, sendApiError, toApiError } from './http/error-handler.js';
 import { PollServer, withEventPolls } from './http/event-poll.js';
 import { registerHealthRoutes } from './http/health.js';
+import { withQueueForwarding } from './cluster/forward.js';
 import { registerMetrics } from './http/metrics.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
@@ -78,7 +79,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
           // Node checks its limits every 30 s; shorter ones are checked more often.
           connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(timeout / 4))),
         },
-        withEventPolls(polls, handler),
+        withQueueForwarding(services, withEventPolls(polls, handler)),
       );
       // Fastify's own default, which it does not apply to a server it is given.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

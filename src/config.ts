@@ -50,6 +50,12 @@ export interface Config {
   uploadQuotaMib: number;
   /** Uploads that no message links are removed once this many days old. */
   unclaimedUploadDays: number;
+  /** Prefix of every Redis key and channel, so several clusters can share one Redis. */
+  redisPrefix: string;
+  /** The URL other processes of the cluster reach this one at (default: the address it listens on). */
+  advertiseUrl: string | null;
+  /** Processes to run on this port (needs --redis-url and PostgreSQL); 1 runs this process alone. */
+  workers: number;
   /** Prometheus metrics at /metrics; off by default. */
   metrics: boolean;
   /** When set, /metrics answers only requests with `Authorization: Bearer <token>` (and is on). */
@@ -88,6 +94,9 @@ export const defaultConfig: Config = {
   maxFileUploadSizeMib: 25,
   uploadQuotaMib: 0,
   unclaimedUploadDays: 30,
+  redisPrefix: 'confab:',
+  advertiseUrl: null,
+  workers: 1,
   metrics: false,
   metricsToken: null,
   enableGravatar: false,
@@ -118,6 +127,9 @@ const FLAGS: Record<string, Key> = {
   'max-file-upload-size-mib': 'maxFileUploadSizeMib',
   'upload-quota-mib': 'uploadQuotaMib',
   'unclaimed-upload-days': 'unclaimedUploadDays',
+  'redis-prefix': 'redisPrefix',
+  'advertise-url': 'advertiseUrl',
+  workers: 'workers',
   metrics: 'metrics',
   'metrics-token': 'metricsToken',
   'enable-gravatar': 'enableGravatar',
@@ -152,6 +164,11 @@ export function loadConfig(flags: Record<string, string | boolean>, env: NodeJS.
   }
   config.dataDir = resolve(config.dataDir);
   for (const key of RATE_LIMIT_RULES) rateLimitRule(config[key]);
+  if (config.redisUrl && !config.databaseUrl) {
+    throw new Error('--redis-url joins processes that share one database: it needs --database-url postgres://... (the embedded store belongs to one process)');
+  }
+  if (!Number.isInteger(config.workers) || config.workers < 1) throw new Error(`--workers needs a whole number of at least 1, got '${config.workers}'`);
+  if (config.workers > 1 && !config.redisUrl) throw new Error('--workers runs several processes, which share events through Redis: it needs --redis-url (and --database-url)');
   return config;
 }
 

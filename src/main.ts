@@ -8,7 +8,8 @@ import { generateApiKey } from './lib/credentials.js';
 import { ROLE_VALUES, Role } from './lib/roles.js';
 import { listRealms } from './queries/realms.js';
 import { getUserByEmail } from './queries/users.js';
-import { openServices, startServer } from './server.js';
+import { runWorkers, isWorker } from './cluster/workers.js';
+import { ensureRealm, openServices, startServer } from './server.js';
 
 const USAGE = `Usage: confab <command> [options]
 
@@ -43,6 +44,10 @@ Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --max-file-upload-size-mib N  largest upload (default 25)
   --upload-quota-mib N   each organization's total of uploads, 0 for none (default 0)
   --unclaimed-upload-days N  uploads no message links are removed after N days (default 30)
+  --redis-url URL        join a cluster of processes sharing this Redis (and --database-url PostgreSQL)
+  --redis-prefix P       prefix of Confab's Redis keys and channels (default confab:)
+  --advertise-url URL    where the cluster's other processes reach this one (default: its listening address)
+  --workers N            run N processes on this port (needs --redis-url and --database-url; default 1)
   --metrics              Prometheus metrics at /metrics (default off)
   --metrics-token T      /metrics only with Authorization: Bearer T (turns metrics on)
   --enable-gravatar      users without an uploaded avatar get a Gravatar (default: Confab's own default avatar)
@@ -79,6 +84,7 @@ async function main() {
       'storage-url': { type: 'string' }, 'max-file-upload-size-mib': { type: 'string' }, 'upload-quota-mib': { type: 'string' },
       'unclaimed-upload-days': { type: 'string' }, metrics: { type: 'boolean' }, 'metrics-token': { type: 'string' },
       'enable-gravatar': { type: 'boolean' },
+      'redis-prefix': { type: 'string' }, 'advertise-url': { type: 'string' }, workers: { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
       password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },
@@ -93,7 +99,15 @@ async function main() {
   const config = loadConfig(values as Record<string, string | boolean>);
 
   if (command === 'serve') {
-    const server = await startServer(config);
+    if (config.workers > 1 && !isWorker()) {
+      // The store is made ready once, before the workers start.
+      return runWorkers(config, async () => {
+        const services = await openServices({ ...config, redisUrl: null });
+        await ensureRealm(services, (line) => console.log(line));
+        await services.store.close();
+      });
+    }
+    const server = await startServer(config, { internalListener: isWorker() });
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         // Whatever clients or the database do, the process ends within the bound; the queues
@@ -114,7 +128,8 @@ async function main() {
     return;
   }
 
-  const services = await openServices(config);
+  // Commands other than serve work on the store alone, outside any cluster.
+  const services = await openServices({ ...config, redisUrl: null });
   try {
     if (command === 'migrate') {
       console.log('The store is up to date.');

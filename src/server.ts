@@ -1,7 +1,8 @@
 // Starting and stopping the server: open the store, migrate, make sure an organization
 // exists, listen, and on SIGINT/SIGTERM stop taking requests, save the event queues and close
 // the store (main.ts bounds how long that may take).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { runSystemAction } from './actions/context.js';
 import { doCreateRealm } from './actions/realm-create.js';
@@ -18,10 +19,14 @@ import { startScheduledDelivery } from './actions/scheduled-delivery.js';
 import { sendApiError } from './http/error-handler.js';
 import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
+import { RedisRateLimitStore } from './adapters/rate-limit/redis.js';
+import { connectCluster, handOverQueues, serveMembers } from './cluster/join.js';
+import { RateLimiter, rulesFromConfig } from './http/rate-limit.js';
 import { type Services, systemClock } from './services.js';
 
 export async function openServices(config: Config): Promise<Services> {
   let services: Services | undefined;
+  const cluster = config.redisUrl ? await connectCluster(config, systemClock, (error) => services?.log?.error({ err: error }, 'a Redis command failed')) : null;
   const store = config.databaseUrl
     ? openStore({
         databaseUrl: config.databaseUrl,
@@ -31,7 +36,21 @@ export async function openServices(config: Config): Promise<Services> {
     : openStore({ sqlitePath: sqlitePathFor(config.dataDir) });
   await migrateToLatest(store.db);
   const storage = await openStorage(config);
-  services = withQueues({ config, store, db: store.db, clock: systemClock, bus: new LocalBus(), storage });
+  services = withQueues({
+    config,
+    store,
+    db: store.db,
+    clock: systemClock,
+    bus: cluster?.bus ?? new LocalBus(),
+    storage,
+    ...(cluster
+      ? {
+          cluster: cluster.member,
+          rateLimiter: new RateLimiter(rulesFromConfig(config), new RedisRateLimitStore(cluster.member.redis, config.redisPrefix, (error) => services?.log?.warn({ err: error }, 'rate-limit counters unavailable')), systemClock),
+        }
+      : {}),
+  });
+  if (cluster) serveMembers(services, cluster);
   await services.queues.start();
   return services;
 }
@@ -103,7 +122,26 @@ class InFlight {
   }
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+export interface StartOptions {
+  /**
+   * Also listen on a port of this process's own on 127.0.0.1, and announce it to the cluster: a
+   * worker of `--workers` shares its public port with the others, so that port cannot reach it.
+   */
+  internalListener?: boolean;
+}
+
+/** A second listener with the same handler, on a loopback port not shared with other workers. */
+async function listenInternally(app: FastifyInstance): Promise<{ server: Server; url: string }> {
+  const handler = app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, resolve);
+  });
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const services = await openServices(config);
   await ensureRealm(services, (line) => console.log(line));
   // While stopping, requests get our 503 (below) rather than Fastify's own.
@@ -117,10 +155,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const inFlight = new InFlight();
   app.server.on('request', inFlight.track);
   const address = await app.listen({ host: config.host, port: config.port });
+  const internal = options.internalListener ? await listenInternally(app) : null;
+  await services.cluster?.join(internal?.url ?? config.advertiseUrl ?? address);
   const stopDelivery = startScheduledDelivery(services);
   const stopSweep = scheduleUploadSweep(services);
   const stop = () =>
     (stopping ??= (async () => {
+      // Other processes of a cluster wait for this one's queues rather than give them up for lost.
+      await services.cluster?.markStopping();
       // No new connections; idle ones close, and busy ones after their answer (Connection: close).
       const closed = app.close();
       stopDelivery();
@@ -129,9 +171,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
       services.queues.shutdown();
       // Requests under way finish, so their events are in the queues that are saved.
       await inFlight.drained(DRAIN_MS);
-      await services.queues.save();
+      // Saved for the next start, or in a cluster handed to another process that is up.
+      if (services.cluster) await handOverQueues(services);
+      else await services.queues.save();
       app.server.closeAllConnections();
+      internal?.server.closeAllConnections();
+      internal?.server.close();
       await closed;
+      await services.cluster?.close();
       await services.store.close();
     })());
   return { app, services, url: address, stop };

@@ -1,6 +1,7 @@
 // What the running server holds: the store, the configuration, the clock and the event bus.
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileStorage } from './adapters/storage/types.js';
+import type { ClusterMember } from './cluster/cluster.js';
 import type { Config } from './config.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './db/connect.js';
@@ -28,6 +29,8 @@ export interface Services {
   rateLimiter?: RateLimiter;
   /** Where uploaded files live; by default opened from the configuration (src/adapters/storage). */
   storage?: FileStorage;
+  /** This process's membership of a cluster sharing PostgreSQL and Redis (--redis-url); absent for one process. */
+  cluster?: ClusterMember;
   /** Round-trip every event through JSON when it is sent, so unserializable values fail early (tests). */
   checkEvents?: boolean;
 }

@@ -84,7 +84,9 @@ export function startScheduledDelivery(services: Services, intervalMs = DELIVERY
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    deliverDueScheduledMessages(services)
+    // In a cluster, one process takes each turn.
+    Promise.resolve(services.cluster ? services.cluster.takeTurn('scheduled-delivery', intervalMs) : true)
+      .then((mine) => (mine ? deliverDueScheduledMessages(services) : undefined))
       .catch((error: unknown) => services.log?.warn({ err: error }, 'scheduled delivery could not run'))
       .finally(() => (running = false));
   }, intervalMs);

@@ -20,7 +20,10 @@ export async function sweepUnclaimedUploads(services: Services): Promise<number>
 /** Runs the sweep every hour until the returned function is called. */
 export function scheduleUploadSweep(services: Services): () => void {
   const timer = setInterval(() => {
-    sweepUnclaimedUploads(services).catch((error: unknown) => services.log?.warn({ err: error }, 'the unclaimed-upload sweep failed'));
+    // In a cluster, one process takes each turn.
+    Promise.resolve(services.cluster ? services.cluster.takeTurn('upload-sweep', SWEEP_INTERVAL_MS) : true)
+      .then((mine) => (mine ? sweepUnclaimedUploads(services) : undefined))
+      .catch((error: unknown) => services.log?.warn({ err: error }, 'the unclaimed-upload sweep failed'));
   }, SWEEP_INTERVAL_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -5,20 +5,25 @@ import type { QueueSnapshot } from './queue.js';
 /** Rows per INSERT: few statements for thousands of queues, well within either store's parameter limit. */
 const ROWS_PER_INSERT = 200;
 
-/** Replaces the saved queues with these, all at once: a stop cut short leaves the old set or the new one. */
-export async function saveSnapshots(db: DbOrTx, snapshots: QueueSnapshot[]): Promise<void> {
+/**
+ * Replaces the saved queues with these, all at once: a stop cut short leaves the old set or the new
+ * one. `keepOthers`: processes of a cluster stopping together each add their own.
+ */
+export async function saveSnapshots(db: DbOrTx, snapshots: QueueSnapshot[], keepOthers = false): Promise<void> {
   const rows = snapshots.map((snapshot) => ({ queue_id: snapshot.id, user_id: snapshot.spec.userId, data: JSON.stringify(snapshot) }));
   await db.transaction().execute(async (tx) => {
-    await tx.deleteFrom('event_queue_snapshot').execute();
+    if (!keepOthers) await tx.deleteFrom('event_queue_snapshot').execute();
+    else for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      await tx.deleteFrom('event_queue_snapshot').where('queue_id', 'in', rows.slice(i, i + ROWS_PER_INSERT).map((row) => row.queue_id)).execute();
+    }
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       await tx.insertInto('event_queue_snapshot').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
     }
   });
 }
 
-/** The saved queues, removed from the store as they are read. */
+/** The saved queues, removed from the store as they are read (in one statement: processes starting together share them out). */
 export async function loadSnapshots(db: DbOrTx): Promise<QueueSnapshot[]> {
-  const rows = await db.selectFrom('event_queue_snapshot').select(['queue_id', 'data']).execute();
-  if (rows.length > 0) await db.deleteFrom('event_queue_snapshot').execute();
+  const rows = await db.deleteFrom('event_queue_snapshot').returning(['data']).execute();
   return rows.map((row) => JSON.parse(row.data) as QueueSnapshot);
 }

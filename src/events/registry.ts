@@ -1,5 +1,6 @@
 // The process's event queues: takes deliveries from the bus, hands each to the queues it is for
 // (filtered and shaped per client in shape.ts), and serves long-polls.
+import { randomUUID } from 'node:crypto';
 import { BadEventQueueIdError } from '../errors.js';
 import { MAX_QUEUES_PER_USER } from '../lib/limits.js';
 import { normalizeNarrow } from '../lib/narrow/parse.js';
@@ -12,7 +13,7 @@ import type { Services } from '../services.js';
 import type { Delivery } from './bus.js';
 import { loadSnapshots, saveSnapshots } from './persistence.js';
 import { Heartbeats } from './heartbeats.js';
-import { EventQueue } from './queue.js';
+import { EventQueue, type QueueSnapshot } from './queue.js';
 import { type MessageInternals, type ShapeTarget, shapeFor } from './shape.js';
 import type { ApiEvent, EventQueues, PollRequest, QueuedEvent, QueueOwner, QueueSpec } from './types.js';
 
@@ -31,7 +32,7 @@ function changesTopicState(event: Record<string, unknown>): boolean {
 
 const SWEEP_SECONDS = 60;
 
-type QueueDeps = Pick<Services, 'config' | 'db' | 'clock' | 'bus' | 'log'>;
+type QueueDeps = Pick<Services, 'config' | 'db' | 'clock' | 'bus' | 'log' | 'cluster'>;
 
 /** Services with a queue registry that is not started yet (start() subscribes it to the bus). */
 export function withQueues(base: Omit<Services, 'queues'>): Services {
@@ -60,11 +61,7 @@ export class QueueRegistry implements EventQueues {
   /** Starts taking deliveries, reloads queues saved by the previous run, and sweeps idle queues. */
   async start(): Promise<void> {
     this.unsubscribe = this.services.bus.subscribe((batch) => this.deliver(batch));
-    for (const snapshot of await loadSnapshots(this.services.db)) {
-      const queue = EventQueue.restore(snapshot);
-      const entry = await this.prepare(queue).catch(() => null);
-      if (entry) this.add(entry);
-    }
+    await this.restore(await loadSnapshots(this.services.db));
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_SECONDS * 1000);
     this.sweepTimer.unref();
     this.heartbeats.start();
@@ -83,17 +80,60 @@ export class QueueRegistry implements EventQueues {
     for (const { queue } of this.entries.values()) queue.abandonWaiter();
   }
 
+  /** Whether this process has begun stopping (shutdown). */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
   /** Stops taking deliveries and saves every queue into the store. */
   async save(): Promise<void> {
     this.shutdown();
     await this.settle();
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()));
+    await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()), Boolean(this.services.cluster));
+  }
+
+  /**
+   * Takes in saved or handed-over queues (those whose user or organization is gone are dropped)
+   * and returns the ids of those taken.
+   */
+  async restore(snapshots: readonly QueueSnapshot[]): Promise<string[]> {
+    const entries = await Promise.all(snapshots.map((snapshot) => this.prepare(EventQueue.restore(snapshot)).catch(() => null)));
+    const taken: string[] = [];
+    for (const entry of entries) {
+      if (!entry) continue;
+      this.add(entry);
+      taken.push(entry.queue.id);
+    }
+    return taken;
+  }
+
+  /** Hands batches to the named queues only (queues that missed them while moving between processes). */
+  deliverTo(queueIds: readonly string[], batches: readonly Delivery[][]): void {
+    const only = new Set(queueIds);
+    for (const batch of batches) this.deliver(batch, only);
+  }
+
+  /** Every queue's snapshot, and the queues gone from here (a stopping process hands them on). */
+  detachAll(): QueueSnapshot[] {
+    const snapshots = [...this.entries.values()].map((entry) => entry.queue.snapshot());
+    this.dropAll();
+    return snapshots;
+  }
+
+  /** Drops every queue; their clients get BAD_EVENT_QUEUE_ID and register again. */
+  dropAll(): void {
+    for (const id of [...this.entries.keys()]) this.drop(id);
+  }
+
+  drop(queueId: string): void {
+    this.entries.get(queueId)?.queue.finishWaiter();
+    this.remove(queueId);
   }
 
   async create(spec: QueueSpec, owner?: QueueOwner): Promise<EventQueue> {
-    const queue = new EventQueue(spec, this.services.clock.now());
+    const queue = new EventQueue(spec, this.services.clock.now(), this.services.cluster?.newQueueId(randomUUID()));
     const entry = await this.prepare(queue, owner);
     this.add(entry);
     return queue;
@@ -274,12 +314,13 @@ export class QueueRegistry implements EventQueues {
     return out;
   }
 
-  private deliver(batch: Delivery[]): void {
+  private deliver(batch: Delivery[], only?: ReadonlySet<string>): void {
     for (const delivery of batch) {
       // Most queues want the same shape of an event; each shape is built once per delivery.
       const shapes = new Map<string, ApiEvent[]>();
       const reload = changesTopicState(delivery.event);
       for (const entry of this.targets(delivery)) {
+        if (only && !only.has(entry.queue.id)) continue;
         for (const shaped of shapeFor(entry, delivery.event as ApiEvent, shapes)) entry.queue.push(shaped);
         if (reload && entry.topicNarrow) this.track(this.reloadTopicState(entry));
       }

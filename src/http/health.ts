@@ -1,7 +1,7 @@
 // Health checks for load balancers and supervisors, outside /api/v1 and without credentials:
 // /health/live answers while the process serves requests at all; /health/ready answers 200 only
-// when the store answers a query, so a balancer stops sending requests to a process that cannot
-// reach its database.
+// when the store answers a query (and, in a cluster, Redis a ping), so a balancer stops sending
+// requests to a process that cannot reach them.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.js';
@@ -11,13 +11,13 @@ const READY_TIMEOUT_MS = 2000;
 
 type Check = 'ok' | string;
 
-async function checkStore(services: Services): Promise<Check> {
+async function check(probe: () => Promise<unknown>): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
   });
   try {
-    await Promise.race([sql`select 1`.execute(services.db), timeout]);
+    await Promise.race([probe(), timeout]);
     return 'ok';
   } catch (error) {
     return (error as Error).message || 'failed';
@@ -31,11 +31,13 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
     reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
   app.get('/health/ready', async (_req, reply) => {
-    const database = await checkStore(services);
-    const ready = database === 'ok';
+    const { cluster } = services;
+    const [database, redis] = await Promise.all([check(() => sql`select 1`.execute(services.db)), cluster ? check(() => cluster.ping()) : null]);
+    const checks = redis === null ? { database } : { database, redis };
+    const ready = Object.values(checks).every((result) => result === 'ok');
     reply
       .code(ready ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: ready ? 'ok' : 'unavailable', checks: { database } });
+      .send({ status: ready ? 'ok' : 'unavailable', checks });
   });
 }

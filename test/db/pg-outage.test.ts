@@ -4,7 +4,6 @@
 // again). Confab keeps running, answers 503 while the database is away, and recovers by itself.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type Socket, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -12,42 +11,10 @@ import { migrateToLatest, openStore, type Store } from '../../src/db/connect.js'
 import { classifyStoreError } from '../../src/db/store-errors.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
+import { TcpProxy as Proxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
 
 const url = process.env.TEST_DATABASE_URL;
-
-/** Forwards TCP connections to the database; closing it ends them all and refuses new ones. */
-class Proxy {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async open(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise((resolve) => server.close(resolve));
-  }
-}
 
 const UNAVAILABLE = { result: 'error', msg: 'The database is unavailable; try again later', code: 'DATABASE_UNAVAILABLE', 'retry-after': 5 };
 

@@ -2,73 +2,22 @@
 // polls on reused upstream connections, a 20 MB upload and its download, and a browser login
 // (which needs the Host header passed through) all work through it.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { NGINX_SITE, type RunningNginx, startNginx } from '../support/nginx.js';
 import { startTestServer, type TestServer } from '../support/running-server.js';
-
-const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-const SITE = readFileSync(join(process.cwd(), 'deploy', 'nginx-confab.conf'), 'utf8');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The repository's site file with this test's ports put in; fails if the file's shape changed. */
-function siteFor(confabPort: number, nginxPort: number): string {
-  const site = SITE.replace(/^(\s*)server 127\.0\.0\.1:9991;$/m, `$1server 127.0.0.1:${confabPort};`).replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${nginxPort};`);
-  assert.notEqual(site, SITE);
-  assert.match(site, new RegExp(`server 127\\.0\\.0\\.1:${confabPort};`));
-  assert.match(site, new RegExp(`listen 127\\.0\\.0\\.1:${nginxPort};`));
-  return site;
-}
 
 describe('nginx in front of Confab (deploy/nginx-confab.conf)', () => {
   let confab: TestServer;
-  let nginx: ChildProcess;
-  let prefix: string;
+  let nginx: RunningNginx;
   let base: string;
   let auth: string;
 
   before(async () => {
-    assert.equal(spawnSync(NGINX, ['-v']).status, 0, `${NGINX} is needed (Debian's nginx package; .ci/run installs it)`);
     confab = await startTestServer('nginx');
-    const nginxPort = await freePort();
-    prefix = mkdtempSync(join(tmpdir(), 'confab-nginx-'));
-    for (const dir of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, dir));
-    writeFileSync(join(prefix, 'confab.conf'), siteFor(Number(new URL(confab.url).port), nginxPort));
-    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind, i) => `${kind}_temp_path ${join(prefix, ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'][i]!)};`);
-    writeFileSync(
-      join(prefix, 'nginx.conf'),
-      [
-        process.getuid?.() === 0 ? 'user root;' : '',
-        'daemon off;',
-        'worker_processes 1;',
-        `pid ${join(prefix, 'nginx.pid')};`,
-        `error_log ${join(prefix, 'error.log')} warn;`,
-        'events { worker_connections 256; }',
-        `http { access_log off; ${temp.join(' ')} include ${join(prefix, 'confab.conf')}; }`,
-      ].join('\n'),
-    );
-    nginx = spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' });
-    base = `http://127.0.0.1:${nginxPort}`;
-    const end = Date.now() + 10_000;
-    for (;;) {
-      const answered = await fetch(`${base}/health/live`).then((r) => r.ok, () => false);
-      if (answered) break;
-      if (Date.now() > end) throw new Error(`nginx did not answer: ${readFileSync(join(prefix, 'error.log'), 'utf8')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    nginx = await startNginx([Number(new URL(confab.url).port)]);
+    base = nginx.url;
     const key = await fetch(`${base}/api/v1/fetch_api_key`, {
       method: 'POST',
       body: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }),
@@ -77,16 +26,15 @@ describe('nginx in front of Confab (deploy/nginx-confab.conf)', () => {
   });
 
   after(async () => {
-    nginx?.kill('SIGTERM');
+    nginx?.stop();
     await confab?.stop();
-    if (prefix) rmSync(prefix, { recursive: true, force: true });
   });
 
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${base}/api/v1${path}`, { ...init, headers: { authorization: auth, ...(init.headers as Record<string, string>) } });
 
   it('waits longer for an event poll than the longest heartbeat', () => {
-    const seconds = Number(/proxy_read_timeout (\d+)s;/.exec(SITE)?.[1]);
+    const seconds = Number(/proxy_read_timeout (\d+)s;/.exec(NGINX_SITE)?.[1]);
     assert.ok(seconds > defaultConfig.heartbeatMaxSeconds + 10, `proxy_read_timeout ${seconds}s`);
   });
 

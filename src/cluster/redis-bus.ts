@@ -1,0 +1,156 @@
+// The event bus across processes: every committed batch goes through one Redis channel, numbered
+// by a counter in the same script, so every process sees every batch in the same order. A process
+// hands the batches to its own queues as they arrive (its own included: one order for all). It
+// keeps the last minute of them, so that queues handed over by a stopping process catch up on what
+// was published while they moved, and it notices a gap in the numbers (its subscription was cut
+// while Redis was away): its queues may have missed events, so they are dropped and their clients
+// register again, as they do after any BAD_EVENT_QUEUE_ID.
+import type { Clock } from '../services.js';
+import type { Delivery, DeliveryListener, EventBus } from '../events/bus.js';
+import type { QueueSnapshot } from '../events/queue.js';
+import type { Redis } from './redis.js';
+
+/** Queues a stopping process hands to another, with the last batch they had taken. */
+export interface Handoff {
+  from: string;
+  to: string;
+  afterSeq: number;
+  snapshots: QueueSnapshot[];
+}
+
+/** A queue's deletion asked of whichever process holds it. */
+export interface QueueDeletion {
+  queueId: string;
+  userId: number;
+}
+
+type Message = { d: Delivery[] } | { h: Handoff } | { x: QueueDeletion };
+
+export interface NumberedBatch {
+  seq: number;
+  batch: Delivery[];
+}
+
+const PUBLISH_SCRIPT = `
+local seq = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. ARGV[1])
+return seq`;
+
+/** How long batches are kept for queues that are being handed over. */
+const KEEP_SECONDS = 60;
+const KEEP_MAX = 20_000;
+
+export class RedisBus implements EventBus {
+  private readonly listeners = new Set<DeliveryListener>();
+  private readonly handoffListeners = new Set<(handoff: Handoff, seq: number) => void>();
+  private readonly gapListeners = new Set<() => void>();
+  private readonly deletionListeners = new Set<(deletion: QueueDeletion) => void>();
+  private readonly recent: (NumberedBatch & { at: number })[] = [];
+  /** The number of the last message taken; batches are handed out in this order. */
+  private lastSeq = 0;
+
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  private get channel(): string {
+    return `${this.prefix}events`;
+  }
+
+  async start(): Promise<void> {
+    this.subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.channel) this.receive(text);
+    });
+    await this.subscriber.subscribe(this.channel);
+    // Subscribed first: nothing published after this number can be missed.
+    this.lastSeq = Number((await this.publisher.get(`${this.prefix}events:seq`)) ?? 0);
+  }
+
+  /** The number of the last batch handed out. */
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  publish(batch: Delivery[]): void {
+    this.send({ d: batch });
+  }
+
+  handOff(handoff: Handoff): Promise<unknown> {
+    return this.send({ h: handoff });
+  }
+
+  deleteQueue(deletion: QueueDeletion): Promise<unknown> {
+    return this.send({ x: deletion });
+  }
+
+  private send(message: Message): Promise<unknown> {
+    const sent = this.publisher.eval(PUBLISH_SCRIPT, 2, `${this.prefix}events:seq`, this.channel, JSON.stringify(message));
+    sent.catch(this.onError);
+    return sent;
+  }
+
+  subscribe(listener: DeliveryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onHandoff(listener: (handoff: Handoff, seq: number) => void): () => void {
+    this.handoffListeners.add(listener);
+    return () => this.handoffListeners.delete(listener);
+  }
+
+  onQueueDeletion(listener: (deletion: QueueDeletion) => void): () => void {
+    this.deletionListeners.add(listener);
+    return () => this.deletionListeners.delete(listener);
+  }
+
+  onGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
+  /** Batches numbered after `afterSeq`, oldest first; null if some of them are no longer kept. */
+  since(afterSeq: number): NumberedBatch[] | null {
+    if (afterSeq < this.droppedThrough) return null;
+    return this.recent.filter((entry) => entry.seq > afterSeq);
+  }
+
+  /** The number of the newest batch no longer kept. */
+  private droppedThrough = 0;
+
+  private receive(text: string): void {
+    const newline = text.indexOf('\n');
+    const seq = Number(text.slice(0, newline));
+    if (seq <= this.lastSeq) return;
+    if (seq > this.lastSeq + 1) for (const listener of this.gapListeners) listener();
+    this.lastSeq = seq;
+    let message: Message;
+    try {
+      message = JSON.parse(text.slice(newline + 1)) as Message;
+    } catch (error) {
+      return this.onError(error);
+    }
+    if ('h' in message) {
+      for (const listener of this.handoffListeners) listener(message.h, seq);
+      return;
+    }
+    if ('x' in message) {
+      for (const listener of this.deletionListeners) listener(message.x);
+      return;
+    }
+    this.keep(seq, message.d);
+    for (const listener of this.listeners) listener(message.d);
+  }
+
+  private keep(seq: number, batch: Delivery[]): void {
+    const now = this.clock.now();
+    this.recent.push({ seq, batch, at: now });
+    let drop = 0;
+    while (drop < this.recent.length && (this.recent.length - drop > KEEP_MAX || now - this.recent[drop]!.at > KEEP_SECONDS)) drop++;
+    if (drop > 0) this.droppedThrough = this.recent.splice(0, drop).at(-1)!.seq;
+  }
+}
