@@ -13,7 +13,7 @@ import { join, relative, sep } from 'node:path';
  * helper are left out too: inside the bundle V8 would scan their 260 KB on every start.
  */
 const EXTERNAL = [
-  'better-sqlite3', 'pg', 'katex', 'nodemailer', 'highlight.js', 'pino', 'sharp',
+  'better-sqlite3', 'pg', 'katex', 'nodemailer', 'highlight.js', 'pino', 'sharp', 'ioredis', 'prom-client',
   '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request',
 ];
 
