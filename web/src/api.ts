@@ -99,6 +99,8 @@ export type Api = ReturnType<typeof createApi>;
 export interface Message {
   id: number;
   sender_id: number;
+  /** The sender's avatar (absent or null when the client computes gravatars itself). */
+  avatar_url?: string | null;
   sender_full_name: string;
   sender_email: string;
   content: string;

@@ -6,7 +6,7 @@ import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
 import { loadKatexStyle } from './katex-style.js';
-import { selectedId, streamName } from './store.js';
+import { model, selectedId, streamName } from './store.js';
 import { ActHeader, ActBody } from './message-act.js';
 
 export function recipientKey(msg: Message): string {
@@ -58,6 +58,7 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
       }}
     >
       <header>
+        <SenderAvatar msg={msg} />
         <strong class="sender">{msg.sender_full_name}</strong>
         <time dateTime={time.toISOString()}>{timeFormat.format(time)}</time>
         {msg.local && <EchoStatus msg={msg} />}
@@ -71,3 +72,10 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
   );
 }
 
+
+/** The sender's picture beside the name: the current one from the people list (it follows changes), else the message's. */
+function SenderAvatar({ msg }: { msg: Message }) {
+  const url = model.value?.people.get(msg.sender_id)?.avatar_url ?? msg.avatar_url;
+  if (!url) return null;
+  return <img class="sender-avatar" src={url} alt="" width={24} height={24} loading="lazy" />;
+}
