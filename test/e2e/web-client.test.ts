@@ -116,4 +116,29 @@ describe('the web client in Chromium', () => {
     assert.equal(await setScheme(3), 200);
     await waitUntil(async () => (await theme()) === 'light');
   });
+
+  check('opens spoilers by mouse or keyboard, and marks a mention of the reader apart', async () => {
+    const mark = pages.get('mark')!;
+    const mona = pages.get('mona')!;
+    const sent = await mona.evaluate(async () => {
+      const csrf = /csrftoken=([^;]*)/.exec(document.cookie)![1]!;
+      const body = new URLSearchParams({ type: 'stream', to: 'general', topic: 'secrets', content: '@**Mark Member** guess:\n```spoiler The answer\nForty-two\n```' });
+      const res = await fetch('/json/messages', { method: 'POST', headers: { 'X-CSRFToken': csrf }, body });
+      return (await res.json()) as { id: number };
+    });
+    await mark.goto(`${suite.server.url}/#narrow/stream/general/topic/secrets`);
+    const message = mark.locator(`article[data-id="${sent.id}"]`);
+    await message.waitFor();
+    assert.match(String(await message.getAttribute('class')), /\bmentioned\b/);
+    assert.match(String(await message.locator('.user-mention').getAttribute('class')), /\bme\b/);
+    const header = message.getByRole('button', { name: /The answer/ });
+    const hidden = message.locator('.spoiler-content');
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+    assert.equal(await hidden.isVisible(), false);
+    await header.click();
+    await waitUntil(async () => await hidden.isVisible());
+    await header.press('Enter');
+    await waitUntil(async () => !(await hidden.isVisible()));
+    assert.equal(await header.getAttribute('aria-expanded'), 'false');
+  });
 });

@@ -2,6 +2,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Message } from './api.js';
 import { EchoStatus } from './compose-parts.js';
+import { mentionsMe, prepareContent } from './content.js';
 import { showEmoji } from './emoji.js';
 import { topicKey } from './model.js';
 import { narrowToHash } from './narrow.js';
@@ -42,6 +43,7 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
   const content = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (content.current) showEmoji(content.current);
+    if (content.current && model.value) prepareContent(content.current, model.value.me.user_id);
     // Math is drawn with KaTeX's stylesheet and fonts, fetched the first time a message needs them.
     if (msg.content.includes('katex') && content.current?.querySelector('.katex')) loadKatexStyle();
   }, [msg.content]);
@@ -49,7 +51,7 @@ export function MessageView({ msg, unread, selected = false }: { msg: Message; u
   return (
     <article
       aria-label={`${msg.sender_full_name}, ${timeFormat.format(time)}`}
-      class={`${classes}${msg.local ? ` local ${msg.local.state}` : ''}`}
+      class={`${classes}${mentionsMe(msg.flags) ? ' mentioned' : ''}${msg.local ? ` local ${msg.local.state}` : ''}`}
       data-id={msg.id}
       aria-current={selected ? 'true' : undefined}
       onClick={(e) => {
