@@ -1,5 +1,6 @@
 // The organization's custom emoji, as GET /realm/emoji and the register state's realm_emoji list
 // them: keyed by emoji id, deactivated ones included (old messages still show them).
+import { isStorableText } from './users.js';
 import type { DbOrTx, RealmEmojiRow } from '../db/schema.js';
 import { type RealmEmojiDict, realmEmojiDict } from '../lib/realm-images.js';
 
@@ -17,6 +18,8 @@ export async function realmEmojiOf(db: DbOrTx, realmId: number): Promise<Record<
 
 /** The active custom emoji of that name, if there is one. */
 export async function activeRealmEmoji(db: DbOrTx, realmId: number, name: string): Promise<RealmEmojiRow | undefined> {
+  // No emoji's name holds a NUL, which PostgreSQL text cannot store (and refuses in a query).
+  if (!isStorableText(name)) return undefined;
   return db
     .selectFrom('realm_emoji')
     .selectAll()

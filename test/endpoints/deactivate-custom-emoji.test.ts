@@ -44,6 +44,8 @@ for (const dialect of testDialects()) {
     it('answers 404 for names that never existed, built-in names included, and for another organization\'s', async () => {
       expectError(await ctx.as('adam').delete('/realm/emoji/nope'), "Emoji 'nope' does not exist", 'BAD_REQUEST', 404);
       expectError(await ctx.as('adam').delete('/realm/emoji/smile'), "Emoji 'smile' does not exist", 'BAD_REQUEST', 404);
+      // A NUL (which PostgreSQL cannot store) names no emoji, on either store.
+      expectError(await ctx.as('adam').delete('/realm/emoji/%00'), "Emoji '\u0000' does not exist", 'BAD_REQUEST', 404);
       await ctx.services.db
         .insertInto('realm_emoji')
         .values({ realm_id: ctx.seed.realm.id + 1000, author_id: null, name: 'elsewhere', file_name: '0123456789abcdef.png', still_file_name: null, deactivated: 0, date_created: 0 })
