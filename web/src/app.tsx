@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Compose } from './compose.js';
 import { Feed } from './feed.js';
+import { MessageDialogs } from './message-actions.js';
 import { People } from './people.js';
 import { Search } from './search.js';
 import { Sidebar } from './sidebar.js';
@@ -47,6 +48,7 @@ export function App() {
         {status.value && <p role="status" class="status">{status.value}</p>}
         <Feed m={m} />
         <Compose m={m} />
+        <MessageDialogs m={m} />
       </main>
       <People m={m} id="right-sidebar" />
     </div>
