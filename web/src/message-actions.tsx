@@ -147,37 +147,37 @@ function ActionsMenu({ items, onClose, button: opener }: { items: Item[]; onClos
   };
   return (
     <AtPageEnd>
-    <ul
-      class="act-menu"
-      role="menu"
-      aria-label="Message actions"
-      ref={ref}
-      onKeyDown={(e) => {
-        if (e.key === 'ArrowDown') move(1);
-        else if (e.key === 'ArrowUp') move(-1);
-        else if (e.key === 'Escape') onClose(true);
-        else if (e.key === 'Tab') onClose(false);
-        else return;
-        if (e.key !== 'Tab') e.preventDefault();
-        e.stopPropagation();
-      }}
-    >
-      {items.map((item) => (
-        <li role="none" key={item.label}>
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            onClick={() => {
-              onClose(false);
-              item.run();
-            }}
-          >
-            {item.label}
-          </button>
-        </li>
-      ))}
-    </ul>
+      <ul
+        class="act-menu"
+        role="menu"
+        aria-label="Message actions"
+        ref={ref}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') move(1);
+          else if (e.key === 'ArrowUp') move(-1);
+          // The menu sits at the page's end: Tab, like Escape, goes back to its button.
+          else if (e.key === 'Escape' || e.key === 'Tab') onClose(true);
+          else return;
+          e.preventDefault();
+          e.stopPropagation();
+        }}
+      >
+        {items.map((item) => (
+          <li role="none" key={item.label}>
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                onClose(false);
+                item.run();
+              }}
+            >
+              {item.label}
+            </button>
+          </li>
+        ))}
+      </ul>
     </AtPageEnd>
   );
 }
