@@ -22,13 +22,14 @@ export function App() {
   const [unfolded, setUnfolded] = useState<'nav' | 'people' | null>(null);
   // Choosing a narrow folds the sidebar away again.
   useEffect(() => setUnfolded(null), [narrow.value]);
-  // Escape folds an open sidebar away (on narrow screens it covers the feed).
+  // Escape folds an open sidebar away (on narrow screens it covers the feed). Listening all along
+  // (folding a folded sidebar changes nothing): a listener added once the sidebar had opened came
+  // after the paint, and an Escape pressed right away was lost.
   useEffect(() => {
-    if (!unfolded) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setUnfolded(null);
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [unfolded]);
+  }, []);
   const toggle = (which: 'nav' | 'people') => setUnfolded((u) => (u === which ? null : which));
   useEffect(() => {
     const scheme = m?.colorScheme ?? 1;
