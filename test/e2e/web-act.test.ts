@@ -31,7 +31,9 @@ describe('acting on messages in the web client', () => {
   };
 
   /** The home view opens at the first unread message; End goes to the newest, where new ones arrive. */
-  const toNewest = async (page: Page) => {
+  const toNewest = async (page: Page, leaving?: string | null) => {
+    // After a click on a view, the hash changes a moment later: wait for the feed to switch first.
+    if (leaving !== undefined) await waitUntil(async () => (await page.locator('main .feed').getAttribute('data-narrow')) !== leaving);
     await page.locator('main .feed[aria-busy="false"]').waitFor();
     await page.keyboard.press('End');
   };
@@ -120,7 +122,10 @@ describe('acting on messages in the web client', () => {
     await waitUntil(async () => (await article(mark, 'Hello from Mark').count()) === 0);
     await actions(mark, 'Retro notes in the wiki', 'Unstar message');
     await waitUntil(async () => (await article(mark, 'Retro notes in the wiki').count()) === 0);
+    const starred = await mark.locator('main .feed').getAttribute('data-narrow');
     await mark.getByRole('navigation').getByRole('link', { name: /All messages/ }).click();
+    // All messages opens at the first unread message again; the newest are at its end.
+    await toNewest(mark, starred);
     await article(mark, 'Hello from Mark').waitFor();
   });
 
@@ -186,6 +191,7 @@ describe('acting on messages in the web client', () => {
   check("offers only what the realm's rules allow, following a change of the rules live", async () => {
     const mark = pages.get('mark')!;
     const olivia = await logIn('olivia', 'olivia@confab.test');
+    await toNewest(olivia);
     await apiFrom(mark, 'POST', '/messages', { type: 'stream', to: 'general', topic: 'rules', content: 'Mine to delete?' });
     const menuOf = async () => {
       await article(mark, 'Mine to delete?').hover();

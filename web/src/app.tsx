@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Compose } from './compose.js';
 import { Feed } from './feed.js';
+import { MessageDialogs } from './message-actions.js';
 import { People } from './people.js';
 import { Search } from './search.js';
 import { Sidebar } from './sidebar.js';
@@ -21,13 +22,14 @@ export function App() {
   const [unfolded, setUnfolded] = useState<'nav' | 'people' | null>(null);
   // Choosing a narrow folds the sidebar away again.
   useEffect(() => setUnfolded(null), [narrow.value]);
-  // Escape folds an open sidebar away (on narrow screens it covers the feed).
+  // Escape folds an open sidebar away (on narrow screens it covers the feed). Listening all along
+  // (folding a folded sidebar changes nothing): a listener added once the sidebar had opened came
+  // after the paint, and an Escape pressed right away was lost.
   useEffect(() => {
-    if (!unfolded) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setUnfolded(null);
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [unfolded]);
+  }, []);
   const toggle = (which: 'nav' | 'people') => setUnfolded((u) => (u === which ? null : which));
   useEffect(() => {
     const scheme = m?.colorScheme ?? 1;
@@ -47,6 +49,7 @@ export function App() {
         {status.value && <p role="status" class="status">{status.value}</p>}
         <Feed m={m} />
         <Compose m={m} />
+        <MessageDialogs m={m} />
       </main>
       <People m={m} id="right-sidebar" />
     </div>

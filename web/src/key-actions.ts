@@ -106,6 +106,11 @@ function perform(shortcut: Shortcut, target: EventTarget | null): boolean {
 export function onShortcutKey(event: KeyboardEvent): void {
   if (event.defaultPrevented || event.isComposing) return;
   const target = event.target instanceof Element ? event.target : null;
+  // An open modal dialog (edit history, move, delete, emoji picker) or the inline editor owns the
+  // keys; the help panel still takes ? and Esc.
+  if (target?.closest('dialog, [role=dialog], [role=menu], form.edit-inline')) {
+    if (!(helpOpen.value && (event.key === 'Escape' || event.key === '?'))) return;
+  } else if (document.querySelector('dialog[open]:not(.shortcuts)')) return;
   const shortcut = shortcutFor({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, focus: focusOf(target) });
   if (shortcut && perform(shortcut, event.target)) event.preventDefault();
 }

@@ -1,7 +1,9 @@
 // The tools beside each message: a quick 👍, and the "Message actions" menu (edit, move,
 // resolve, delete, star, react, quote, copy link, edit history), offering only what the realm's
 // rules let me do. The menu is a button and a list of menu items, used by mouse or keyboard.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
+import { type ComponentChildren, render } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { actorOf, allowedActions, isResolved, nearHash, toggleResolved } from './act-rules.js';
 import { changeMessage, report, setStarred, toggleReaction } from './act-actions.js';
 import { ActDialog } from './act-dialog.js';
@@ -16,6 +18,37 @@ import { api, composeIntent, editingId, status, streamName } from './store.js';
 const THUMBS_UP = { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' } as const;
 
 type Dialog = 'move' | 'delete' | 'history' | null;
+
+/**
+ * The open message dialog, drawn by MessageDialogs outside the feed: the feed keeps only rows near
+ * the screen in the page, and a dialog inside a row would vanish with it (and focusing it could
+ * scroll the feed).
+ */
+const openDialog = signal<{ kind: Exclude<Dialog, null>; messageId: number } | null>(null);
+
+function actionsButtonOf(messageId: number): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`main article[data-id="${messageId}"] [aria-haspopup=menu]`);
+}
+
+export function MessageDialogs({ m }: { m: Model }) {
+  const open = openDialog.value;
+  const msg = open ? m.messages.get(open.messageId) : undefined;
+  // Focus goes back to the message's actions button (the menu item that opened the dialog is
+  // gone), once the modal dialog has left the page, which keeps focus inside it until then.
+  const close = () => {
+    const id = open?.messageId;
+    openDialog.value = null;
+    if (id !== undefined) setTimeout(() => actionsButtonOf(id)?.focus({ preventScroll: true }));
+  };
+  useEffect(() => {
+    // A deleted message takes its dialog with it.
+    if (open && !msg) openDialog.value = null;
+  }, [open, msg]);
+  if (!open || !msg) return null;
+  if (open.kind === 'move') return <MoveDialog msg={msg} m={m} onClose={close} />;
+  if (open.kind === 'history') return <EditHistory msg={msg} m={m} onClose={close} />;
+  return <DeleteDialog msg={msg} onClose={close} />;
+}
 
 interface Item {
   label: string;
@@ -59,14 +92,31 @@ async function copyLink(msg: Message, m: Model): Promise<void> {
   }
 }
 
-function ActionsMenu({ items, onClose }: { items: Item[]; onClose: (refocus: boolean) => void }) {
+/**
+ * Its children drawn at the end of the page instead of in place: the feed is a scroller whose rows
+ * come and go, and a menu inside it was scrolled along (or away) when focused or clicked.
+ */
+function AtPageEnd({ children }: { children: ComponentChildren }) {
+  const host = useMemo(() => document.createElement('div'), []);
+  useLayoutEffect(() => {
+    document.body.append(host);
+    return () => {
+      render(null, host);
+      host.remove();
+    };
+  }, []);
+  useLayoutEffect(() => render(<>{children}</>, host));
+  return null;
+}
+
+function ActionsMenu({ items, onClose, button: opener }: { items: Item[]; onClose: (refocus: boolean) => void; button: { current: HTMLButtonElement | null } }) {
   const ref = useRef<HTMLUListElement>(null);
   // Fixed beside its button, below it or above when the window has no room below, so the feed's
   // edge never cuts it off. The feed may scroll while it is open (rows measured again, new messages):
   // the menu follows its button, and closes once the button is out of sight.
   const place = (): boolean => {
     const menu = ref.current;
-    const button = menu?.parentElement?.querySelector('[aria-haspopup=menu]');
+    const button = opener.current;
     if (!menu || !button?.isConnected) return false;
     const at = button.getBoundingClientRect();
     if (at.bottom < 0 || at.top > innerHeight) return false;
@@ -75,10 +125,13 @@ function ActionsMenu({ items, onClose }: { items: Item[]; onClose: (refocus: boo
     menu.style.right = `${Math.max(8, innerWidth - at.right)}px`;
     return true;
   };
-  useLayoutEffect(() => void place(), []);
-  useEffect(() => {
+  // Placed and focused before the next paint, so a key pressed right after opening reaches the menu.
+  useLayoutEffect(() => {
+    place();
     ref.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus({ preventScroll: true });
-    const outside = (e: MouseEvent) => !ref.current?.parentElement?.contains(e.target as Node) && onClose(false);
+  }, []);
+  useEffect(() => {
+    const outside = (e: MouseEvent) => !ref.current?.contains(e.target as Node) && !opener.current?.contains(e.target as Node) && onClose(false);
     const scrolled = (e: Event) => !ref.current?.contains(e.target as Node) && !place() && onClose(false);
     document.addEventListener('mousedown', outside);
     document.addEventListener('scroll', scrolled, true);
@@ -90,56 +143,63 @@ function ActionsMenu({ items, onClose }: { items: Item[]; onClose: (refocus: boo
   const move = (step: number) => {
     const all = [...(ref.current?.querySelectorAll<HTMLElement>('[role=menuitem]') ?? [])];
     const at = all.indexOf(document.activeElement as HTMLElement);
-    all[(at + step + all.length) % all.length]?.focus();
+    all[(at + step + all.length) % all.length]?.focus({ preventScroll: true });
   };
   return (
-    <ul
-      class="act-menu"
-      role="menu"
-      aria-label="Message actions"
-      ref={ref}
-      onKeyDown={(e) => {
-        if (e.key === 'ArrowDown') move(1);
-        else if (e.key === 'ArrowUp') move(-1);
-        else if (e.key === 'Escape') onClose(true);
-        else if (e.key === 'Tab') onClose(false);
-        else return;
-        if (e.key !== 'Tab') e.preventDefault();
-        e.stopPropagation();
-      }}
-    >
-      {items.map((item) => (
-        <li role="none" key={item.label}>
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            onClick={() => {
-              onClose(false);
-              item.run();
-            }}
-          >
-            {item.label}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <AtPageEnd>
+      <ul
+        class="act-menu"
+        role="menu"
+        aria-label="Message actions"
+        ref={ref}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') move(1);
+          else if (e.key === 'ArrowUp') move(-1);
+          // The menu sits at the page's end: Tab, like Escape, goes back to its button.
+          else if (e.key === 'Escape' || e.key === 'Tab') onClose(true);
+          else return;
+          e.preventDefault();
+          e.stopPropagation();
+        }}
+      >
+        {items.map((item) => (
+          <li role="none" key={item.label}>
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              onClick={() => {
+                onClose(false);
+                item.run();
+              }}
+            >
+              {item.label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </AtPageEnd>
   );
 }
 
 export function MessageTools({ msg, m }: { msg: Message; m: Model }) {
   const [menuOpen, setMenuOpen] = useState(false);
-  const [dialog, setDialog] = useState<Dialog>(null);
   const button = useRef<HTMLButtonElement>(null);
-  // Focus goes back to the menu's button, since the menu item that opened the dialog is gone; once
-  // the modal dialog has left the page, which keeps focus inside it until then.
-  const closeDialog = () => {
-    setDialog(null);
-    setTimeout(() => button.current?.focus());
-  };
+  const setDialog = (kind: Dialog) => (openDialog.value = kind === null ? null : { kind, messageId: msg.id });
   const thumbsMine = (msg.reactions ?? []).some((r) => r.user_id === m.me.user_id && r.emoji_code === THUMBS_UP.emoji_code && r.reaction_type === 'unicode_emoji');
   return (
-    <span class={menuOpen ? 'msg-tools open' : 'msg-tools'}>
+    <span
+      class={menuOpen ? 'msg-tools open' : 'msg-tools'}
+      onKeyDown={(e) => {
+        // Escape on the button itself (focus not yet in the menu) still closes an open menu.
+        if (e.key === 'Escape' && menuOpen && !e.defaultPrevented) {
+          e.preventDefault();
+          e.stopPropagation();
+          setMenuOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
       {!thumbsMine && (
         <button type="button" class="tool" title="React with 👍" aria-label="React with thumbs up" onClick={() => void toggleReaction(msg.id, THUMBS_UP, false)}>
           👍
@@ -159,6 +219,7 @@ export function MessageTools({ msg, m }: { msg: Message; m: Model }) {
       </button>
       {menuOpen && (
         <ActionsMenu
+          button={button}
           items={menuItems(msg, m, setDialog)}
           onClose={(refocus) => {
             setMenuOpen(false);
@@ -166,9 +227,6 @@ export function MessageTools({ msg, m }: { msg: Message; m: Model }) {
           }}
         />
       )}
-      {dialog === 'move' && <MoveDialog msg={msg} m={m} onClose={closeDialog} />}
-      {dialog === 'history' && <EditHistory msg={msg} m={m} onClose={closeDialog} />}
-      {dialog === 'delete' && <DeleteDialog msg={msg} onClose={closeDialog} />}
     </span>
   );
 }
