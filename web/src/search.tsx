@@ -106,7 +106,9 @@ export function Search({ m }: { m: Model }) {
           setActive(-1);
         }}
         onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        // Closed a moment after focus leaves, unless it has come back meanwhile (a stale close would
+        // otherwise shut the list of the next search).
+        onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
         onKeyDown={onKeyDown}
       />
       {suggestions.length > 0 && (
