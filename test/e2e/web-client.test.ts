@@ -24,7 +24,9 @@ describe('the web client in Chromium', () => {
   check('shows a stream message live to another person, who narrows to its topic and replies', async () => {
     const mark = pages.get('mark') ?? (await logIn('mark', 'mark@confab.test'));
     const mona = await logIn('mona', 'mona@confab.test');
-    // The home view opens at Mona's first unread message; End takes her to the newest, where new ones arrive.
+    // The home view opens at Mona's first unread message; End (once it has loaded) takes her to the
+    // newest, where new ones arrive.
+    await mona.locator('main .feed[aria-busy="false"]').waitFor();
     await mona.keyboard.press('End');
 
     await mark.getByRole('navigation').getByRole('link', { name: /# general/ }).click();
@@ -126,7 +128,8 @@ describe('the web client in Chromium', () => {
       const res = await fetch('/json/messages', { method: 'POST', headers: { 'X-CSRFToken': csrf }, body });
       return (await res.json()) as { id: number };
     });
-    await mark.goto(`${suite.server.url}/#narrow/stream/general/topic/secrets`);
+    const streamId = await mark.evaluate(async () => ((await (await fetch('/json/get_stream_id?stream=general')).json()) as { stream_id: number }).stream_id);
+    await mark.goto(`${suite.server.url}/#narrow/stream/${streamId}-general/topic/secrets`);
     const message = mark.locator(`article[data-id="${sent.id}"]`);
     await message.waitFor();
     assert.match(String(await message.getAttribute('class')), /\bmentioned\b/);
