@@ -84,9 +84,10 @@ describe('reading in the web client', () => {
     const page = pages.get('mark')!;
     const oldest = page.getByRole('article').filter({ hasText: /Filler 1$/ });
     let held = false;
-    // Fetches take a moment, as on a real network, so the view is seen at the top before they land.
+    // Fetches take a while, as on a slow network, so the view is seen at the top before they land
+    // (long enough for a busy machine's frames to come first).
     const slow = async (route: Route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.continue();
     };
     await page.route(/\/json\/messages\?/, slow);
