@@ -110,10 +110,14 @@ async function main() {
       ['upload', await timed(uploadBaseline), await timed(uploadConfab)],
       ['download', await timed(() => download(basePort, baseUri, {})), await timed(() => download(confabPort, uri, auth))],
     ];
+    // The first upload also loads and warms what uploads use; a later one shows what each upload holds.
+    const beforeLater = confab.memory()?.rssMb ?? NaN;
+    const peakLater = await peakRssDuring(confab, uploadConfab);
     console.log(`\n${ROUNDS} rounds of a ${SIZE / 1024 / 1024} MB file, one at a time, on ${HOST}`);
     console.log('            baseline MB/s   confab MB/s');
     for (const [what, base, ours] of rows) console.log(`${String(what).padEnd(12)}${(base as number).toFixed(0).padStart(13)}${(ours as number).toFixed(0).padStart(14)}`);
     console.log(`confab RSS before the first upload ${before.toFixed(1)} MB, peak during it ${peak.toFixed(1)} MB (+${(peak - before).toFixed(1)} MB)`);
+    console.log(`confab RSS before a later upload ${beforeLater.toFixed(1)} MB, peak during it ${peakLater.toFixed(1)} MB (+${(peakLater - beforeLater).toFixed(1)} MB)`);
     console.log(`baseline idle RSS ${memoryOf(baseline.pid)?.rssMb.toFixed(1)} MB`);
     await confab.stop();
     await baseline.stop();
