@@ -14,8 +14,18 @@ export class BadImageError extends ApiError {
   }
 }
 
-export async function loadSharp() {
-  return (await import('sharp')).default;
+export type SharpModule = typeof import('sharp').default;
+let sharpModule: Promise<SharpModule> | undefined;
+
+/** sharp, loaded once on first use by every image path (thumbnails, avatars, emoji, icons). */
+export function loadSharp(): Promise<SharpModule> {
+  sharpModule ??= import('sharp').then((m) => {
+    const sharp = m.default;
+    // Each image is read once: libvips' operation cache would only hold memory (up to 50 MB).
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpModule;
 }
 
 /** Runs sharp work, turning its decoding failures into the reference's errors. */

@@ -3,6 +3,7 @@
 // bytes before any decoder sees the file: an HTML or SVG file is refused whatever its name says.
 // Images are square-cropped around the centre, turned upright by their EXIF orientation, and
 // written without any metadata (no EXIF, GPS or profiles). Animated images keep their first frame.
+import { loadSharp } from './image-limits.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_AVATAR_SIZE, MEDIUM_AVATAR_SIZE } from './avatar-default.js';
 
@@ -45,13 +46,6 @@ export interface AvatarImages {
   medium: Buffer;
 }
 
-type Sharp = typeof import('sharp').default;
-let sharpModule: Promise<Sharp> | undefined;
-
-function loadSharp(): Promise<Sharp> {
-  sharpModule ??= import('sharp').then((m) => m.default);
-  return sharpModule;
-}
 
 /**
  * The avatar PNGs of the image file at `path` (whose first bytes are `head`). Throws BadImageError

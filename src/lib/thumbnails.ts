@@ -1,7 +1,7 @@
 // Thumbnails of uploaded images: which uploads get one, where they live and are served, and the
 // sharp work of probing an image and resizing it. sharp is loaded on first use only.
+import { loadSharp } from './image-limits.js';
 import type { Readable } from 'node:stream';
-import type { Sharp, SharpOptions } from 'sharp';
 
 export interface ThumbnailFormat {
   /** The last path component of its URL and storage key. */
@@ -84,18 +84,7 @@ export function withinPixelLimit(image: ImageFacts): boolean {
   return image.width * image.height * image.frames <= MAX_THUMBNAIL_INPUT_PIXELS;
 }
 
-type SharpFactory = ((input: string | Buffer, options?: SharpOptions) => Sharp) & ((options: SharpOptions) => Sharp);
-let sharpModule: Promise<SharpFactory> | undefined;
 
-function loadSharp(): Promise<SharpFactory> {
-  sharpModule ??= import('sharp').then((m) => {
-    const sharp = m.default ?? m;
-    // Each image is read once: libvips' operation cache would only hold memory (up to 50 MB).
-    sharp.cache(false);
-    return sharp as unknown as SharpFactory;
-  });
-  return sharpModule;
-}
 
 /**
  * The size of an image file from its header alone, or null when it gets no preview: not a

@@ -18,3 +18,25 @@ export function ActDialog({ title, onClose, children, wide }: { title: string; o
     </dialog>
   );
 }
+
+/**
+ * The end of a dialog or inline form: its error, if any, then the button that leaves (Cancel or
+ * Close) and the one that acts, if any.
+ */
+export function ActButtons({ error, leave, onLeave, children }: { error?: string; leave: 'Cancel' | 'Close'; onLeave: () => void; children?: ComponentChildren }) {
+  return (
+    <>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <div class="act-buttons">
+        <button type="button" onClick={onLeave}>
+          {leave}
+        </button>
+        {children}
+      </div>
+    </>
+  );
+}

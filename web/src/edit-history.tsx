@@ -1,7 +1,7 @@
 // A message's edit history (GET /messages/{id}/history) in a dialog: each version, oldest first,
 // with who changed it and when, its topic or stream moves, and its content with changes marked.
 import { useEffect, useState } from 'preact/hooks';
-import { ActDialog } from './act-dialog.js';
+import { ActButtons, ActDialog } from './act-dialog.js';
 import type { Message, MessageVersion } from './api.js';
 import type { Model } from './model.js';
 import { api, streamName } from './store.js';
@@ -62,11 +62,7 @@ export function EditHistory({ msg, m, onClose }: { msg: Message; m: Model; onClo
           ))}
         </ol>
       )}
-      <div class="act-buttons">
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <ActButtons leave="Close" onLeave={onClose} />
     </ActDialog>
   );
 }

@@ -1,6 +1,7 @@
 // Editing a message in place: its content (as written, in Markdown) when I may edit it, and for
 // stream messages its topic, with which messages a new topic applies to. Enter saves (Shift+Enter
 // for a new line), Escape cancels.
+import { ActButtons } from './act-dialog.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { actorOf, allowedActions } from './act-rules.js';
 import { changeMessage, type MessageChange, type PropagateMode, rawContent } from './act-actions.js';
@@ -72,11 +73,7 @@ export function EditInline({ msg, m }: { msg: Message; m: Model }) {
     return (
       <div class="edit-inline" role="alert">
         <p>You can no longer edit this message.</p>
-        <div class="act-buttons">
-          <button type="button" onClick={close}>
-            Close
-          </button>
-        </div>
+        <ActButtons leave="Close" onLeave={close} />
       </div>
     );
   }
@@ -120,19 +117,11 @@ export function EditInline({ msg, m }: { msg: Message; m: Model }) {
           )}
         </label>
       )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <div class="act-buttons">
-        <button type="button" onClick={close}>
-          Cancel
-        </button>
+      <ActButtons error={error} leave="Cancel" onLeave={close}>
         <button type="submit" class="primary" disabled={saving || (can.editContent && content === null)}>
           Save
         </button>
-      </div>
+      </ActButtons>
     </form>
   );
 }

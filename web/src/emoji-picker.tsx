@@ -2,7 +2,7 @@
 // organization's custom emoji, searched by name; Enter in the search takes the first match.
 import { useEffect, useState } from 'preact/hooks';
 import type { EmojiChoice } from './act-actions.js';
-import { ActDialog } from './act-dialog.js';
+import { ActButtons, ActDialog } from './act-dialog.js';
 import { searchEmoji, type PickerEmoji } from './emoji-search.js';
 import type { Model } from './model.js';
 import { EmojiGlyph } from './reactions.js';
@@ -67,11 +67,7 @@ export function EmojiPicker({ m, onPick, onClose }: PickerProps) {
           </button>
         ))}
       </div>
-      <div class="act-buttons">
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <ActButtons leave="Close" onLeave={onClose} />
     </ActDialog>
   );
 }

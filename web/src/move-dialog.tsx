@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { actorOf, allowedActions } from './act-rules.js';
 import { changeMessage, type MessageChange, type PropagateMode } from './act-actions.js';
-import { ActDialog } from './act-dialog.js';
+import { ActButtons, ActDialog } from './act-dialog.js';
 import type { Message } from './api.js';
 import { PROPAGATE_CHOICES } from './edit-inline.js';
 import type { Model } from './model.js';
@@ -75,19 +75,11 @@ export function MoveDialog({ msg, m, onClose }: { msg: Message; m: Model; onClos
           <input type="checkbox" checked={notifyNew} onChange={(e) => setNotifyNew(e.currentTarget.checked)} />
           Send a notice to the new thread
         </label>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        <div class="act-buttons">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
+        <ActButtons error={error} leave="Cancel" onLeave={onClose}>
           <button type="submit" class="primary" disabled={saving}>
             Move
           </button>
-        </div>
+        </ActButtons>
       </form>
     </ActDialog>
   );
