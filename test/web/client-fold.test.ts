@@ -3,7 +3,7 @@
 // /register, on both stores.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { EVENT_TYPES, addMessages, applyEvent, fromRegister, type Model } from '../../web/src/model.js';
+import { FETCH_TYPES, addMessages, applyEvent, fromRegister, type Model } from '../../web/src/model.js';
 import type { Message, ZEvent } from '../../web/src/api.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
@@ -22,7 +22,7 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    const modelOf = async () => fromRegister((await fetchStateOf(ctx, 'mark', { wanted: EVENT_TYPES, includeSubscribers: false, slimPresence: true })) as Record<string, unknown>);
+    const modelOf = async () => fromRegister((await fetchStateOf(ctx, 'mark', { wanted: FETCH_TYPES, includeSubscribers: false, slimPresence: true })) as Record<string, unknown>);
 
     /** The newest messages as Mark's client loads them. */
     const loadMessages = async () =>
@@ -70,7 +70,7 @@ for (const dialect of testDialects()) {
       assert.notDeepEqual(registered(model), unchanged, 'nothing changed');
     }
 
-    it('new messages, read and unread, mentions and direct messages', async () => {
+    it('new messages, read and unread, mentions and direct messages (one-on-one, group and to oneself)', async () => {
       const general = ctx.seed.streams.general.id;
       let ids: number[] = [];
       await verify(async () => {
@@ -78,6 +78,22 @@ for (const dialect of testDialects()) {
         const b = expectSuccess(await ctx.as('mona').post('/messages', { type: 'direct', to: [ctx.seed.users.mark.id], content: 'psst' })).id;
         const c = expectSuccess(await ctx.as('mark').post('/messages', { type: 'stream', to: general, topic: 'fold', content: 'mine' })).id;
         ids = [a, b, c];
+      });
+      // Direct messages in a group and to oneself (sent through the API, so unread for their sender
+      // too): their conversations, unread and recent, and marked read and unread again.
+      let dms: number[] = [];
+      await verify(async () => {
+        const { mark, milo, mona } = ctx.seed.users;
+        const group = expectSuccess(await ctx.as('mona').post('/messages', { type: 'direct', to: [mark.id, milo.id], content: 'all three' })).id;
+        const mine = expectSuccess(await ctx.as('mark').post('/messages', { type: 'direct', to: [mark.id], content: 'note to self' })).id;
+        const toMona = expectSuccess(await ctx.as('mark').post('/messages', { type: 'direct', to: [mona.id], content: 'hello Mona' })).id;
+        dms = [group, mine, toMona];
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mark').post('/messages/flags', { messages: dms, op: 'add', flag: 'read' }));
+      });
+      await verify(async () => {
+        expectSuccess(await ctx.as('mark').post('/messages/flags', { messages: dms, op: 'remove', flag: 'read' }));
       });
       await verify(async () => {
         expectSuccess(await ctx.as('mark').post('/messages/flags', { messages: [ids[0]], op: 'add', flag: 'read' }));

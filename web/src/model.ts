@@ -7,6 +7,10 @@ import { isConversationWith, matchesTerms } from './narrow-match.js';
 import { applyPresence, applyUserStatus } from './presence.js';
 import { removeLocalEcho } from './compose-echo.js';
 import { type ActState, actStateFromRegister, applyActEvent } from './message-fold.js';
+import { noteDm, recentDmsFromRegister } from './dm-conversations.js';
+import { applyReadFlag, type UnreadInfo, unreadFromRegister, unreadOfMessage } from './unread.js';
+
+export { topicKey, type UnreadCounts, type UnreadInfo, unreadCounts } from './unread.js';
 
 export interface Stream {
   stream_id: number;
@@ -39,8 +43,6 @@ export interface UserStatus {
   reaction_type?: string;
 }
 
-export type UnreadInfo = { kind: 'stream'; streamId: number; topic: string; mentioned: boolean } | { kind: 'dm'; mentioned: boolean };
-
 export interface Model extends ActState {
   me: Person;
   realmName: string;
@@ -49,6 +51,8 @@ export interface Model extends ActState {
   streams: Map<number, Stream>;
   people: Map<number, Person>;
   unread: Map<number, UnreadInfo>;
+  /** Recent direct-message conversations by key (dmKey), with the newest message id of each. */
+  recentDms: Map<string, number>;
   /** The messages fetched or received so far, by id. */
   messages: Map<number, Message>;
   realmIcon: string;
@@ -78,15 +82,10 @@ export interface DraftDict {
   timestamp: number;
 }
 
-interface UnreadMsgs {
-  streams?: { stream_id: number; topic: string; unread_message_ids: number[] }[];
-  pms?: { unread_message_ids: number[] }[];
-  huddles?: { unread_message_ids: number[] }[];
-  mentions?: number[];
-}
-
-/** The event and fetch types the client registers for. */
+/** The event types the client registers for. */
 export const EVENT_TYPES = ['message', 'update_message_flags', 'update_message', 'delete_message', 'subscription', 'stream', 'realm_user', 'realm', 'user_settings', 'presence', 'user_status', 'drafts', 'typing', 'reaction', 'realm_emoji'];
+/** The register state it fetches: the state of those events, and the recent direct-message conversations (which message events keep current). */
+export const FETCH_TYPES = [...EVENT_TYPES, 'recent_private_conversations'];
 
 /** A person as the model keeps them, from a realm_users entry or a realm_user event. */
 function personOf(u: Partial<Person> & { user_id: number }): Person {
@@ -101,23 +100,16 @@ function presencesOf(state: Record<string, unknown>): Map<number, Presence> {
 export function fromRegister(state: Record<string, unknown>): Model {
   const subs = (state.subscriptions ?? []) as Stream[];
   const users = (state.realm_users ?? []) as Person[];
-  const unreadMsgs = (state.unread_msgs ?? {}) as UnreadMsgs;
-  const mentions = new Set(unreadMsgs.mentions ?? []);
-  const unread = new Map<number, UnreadInfo>();
-  for (const s of unreadMsgs.streams ?? []) {
-    for (const id of s.unread_message_ids) unread.set(id, { kind: 'stream', streamId: s.stream_id, topic: s.topic, mentioned: mentions.has(id) });
-  }
-  for (const group of [...(unreadMsgs.pms ?? []), ...(unreadMsgs.huddles ?? [])]) {
-    for (const id of group.unread_message_ids) unread.set(id, { kind: 'dm', mentioned: mentions.has(id) });
-  }
+  const meId = Number(state.user_id);
   const settings = (state.user_settings ?? {}) as { color_scheme?: number; enter_sends?: boolean };
   return {
-    me: { user_id: Number(state.user_id), full_name: String(state.full_name ?? ''), email: String(state.email ?? '') },
+    me: { user_id: meId, full_name: String(state.full_name ?? ''), email: String(state.email ?? '') },
     realmName: String(state.realm_name ?? ''),
     colorScheme: settings.color_scheme ?? 1,
     streams: new Map(subs.map((s) => [s.stream_id, { stream_id: s.stream_id, name: s.name, color: s.color }])),
     people: new Map(users.map((u) => [u.user_id, personOf(u)])),
-    unread,
+    unread: unreadFromRegister(state, meId),
+    recentDms: recentDmsFromRegister(state, meId),
     messages: new Map(),
     realmIcon: String(state.realm_icon_url ?? ''),
     presences: presencesOf(state),
@@ -131,11 +123,6 @@ export function fromRegister(state: Record<string, unknown>): Model {
     drafts: new Map(((state.drafts ?? []) as DraftDict[]).map((d) => [d.id, d])),
     ...actStateFromRegister(state),
   };
-}
-
-function unreadInfo(message: Message, flags: string[]): UnreadInfo {
-  const mentioned = flags.some((f) => f === 'mentioned' || f === 'wildcard_mentioned' || f === 'stream_wildcard_mentioned' || f === 'topic_wildcard_mentioned');
-  return message.type === 'stream' ? { kind: 'stream', streamId: message.stream_id!, topic: message.subject, mentioned } : { kind: 'dm', mentioned };
 }
 
 /** Adds fetched messages, keeping what events already said about the ones it knows. */
@@ -156,18 +143,7 @@ function applyFlags(model: Model, event: ZEvent): void {
   const ids = (event.messages ?? []) as number[];
   const on = event.op === 'add';
   setFlag(model, ids, String(event.flag), on);
-  if (event.flag !== 'read') return;
-  if (on && event.all === true) model.unread.clear();
-  if (on) for (const id of ids) model.unread.delete(id);
-  else {
-    // Marking unread names each message's details, so the message need not be loaded.
-    const details = (event.message_details ?? {}) as Record<string, { type: string; stream_id?: number; topic?: string; mentioned?: boolean }>;
-    for (const id of ids) {
-      const d = details[String(id)];
-      if (!d) continue;
-      model.unread.set(id, d.type === 'stream' ? { kind: 'stream', streamId: d.stream_id!, topic: d.topic ?? '', mentioned: !!d.mentioned } : { kind: 'dm', mentioned: !!d.mentioned });
-    }
-  }
+  if (event.flag === 'read') applyReadFlag(model.unread, event, model.me.user_id);
 }
 
 function applyUpdateMessage(model: Model, event: ZEvent): void {
@@ -198,7 +174,8 @@ export function applyEvent(model: Model, event: ZEvent): void {
       // The sender's own message replaces its local echo in the same change: no duplicate, no flicker.
       if (typeof event.local_message_id === 'string') removeLocalEcho(model, event.local_message_id);
       model.messages.set(message.id, message);
-      if (!message.flags.includes('read')) model.unread.set(message.id, unreadInfo(message, message.flags));
+      if (!message.flags.includes('read')) model.unread.set(message.id, unreadOfMessage(message, message.flags, model.me.user_id));
+      if (message.type === 'private') noteDm(model.recentDms, message, model.me.user_id);
       return;
     }
     case 'update_message_flags':
@@ -262,32 +239,6 @@ export function applyEvent(model: Model, event: ZEvent): void {
       else if (event.op === 'remove') model.drafts.delete(Number(event.draft_id));
       return;
   }
-}
-
-export interface UnreadCounts {
-  streams: Map<number, number>;
-  /** Keyed by topicKey(stream, topic). */
-  topics: Map<string, number>;
-  dms: number;
-  mentions: number;
-  total: number;
-}
-
-/** Topics compare without regard to case, as the server's do. */
-export const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
-
-export function unreadCounts(model: Model): UnreadCounts {
-  const counts: UnreadCounts = { streams: new Map(), topics: new Map(), dms: 0, mentions: 0, total: model.unread.size };
-  for (const info of model.unread.values()) {
-    if (info.mentioned) counts.mentions += 1;
-    if (info.kind === 'dm') counts.dms += 1;
-    else {
-      counts.streams.set(info.streamId, (counts.streams.get(info.streamId) ?? 0) + 1);
-      const key = topicKey(info.streamId, info.topic);
-      counts.topics.set(key, (counts.topics.get(key) ?? 0) + 1);
-    }
-  }
-  return counts;
 }
 
 export function matchesNarrow(narrow: Narrow, m: Message, meId = 0): boolean {

@@ -5,7 +5,7 @@ import { createApi, type Message, type ZEvent } from './api.js';
 import { carryLocalEchoes } from './compose-echo.js';
 import { runEventLoop } from './event-loop.js';
 import { openNarrow } from './feed-load.js';
-import { applyEvent, EVENT_TYPES, fromRegister, messagesIn, type Model } from './model.js';
+import { applyEvent, EVENT_TYPES, FETCH_TYPES, fromRegister, messagesIn, type Model } from './model.js';
 import { hashToNarrow, type Narrow, narrowAnchor, narrowToHash, sameNarrow } from './narrow.js';
 import { notifyAbout } from './notify.js';
 
@@ -94,7 +94,7 @@ export function start(): void {
       register: () =>
         api.register({
           event_types: EVENT_TYPES,
-          fetch_event_types: EVENT_TYPES,
+          fetch_event_types: FETCH_TYPES,
           apply_markdown: true,
           client_gravatar: false,
           user_settings_object: true,
