@@ -1,9 +1,10 @@
 // What each keyboard shortcut (keys.ts) does to the running client: moving the selection, asking the
-// compose box for a reply or a new conversation, going to the next unread topic or direct message,
-// starring, editing, searching and the help panel.
+// compose box for a reply or a new conversation, going to the next unread topic or direct-message
+// conversation, starring, editing, searching and the help panel.
 import { signal } from '@preact/signals';
 import { feedMessages, narrowKey, openNarrow, ranges } from './feed-load.js';
-import { focusOf, moveSelection, nextUnreadDm, nextUnreadTopic, type Shortcut, shortcutFor } from './keys.js';
+import { dmConversations, dmKey, nextUnreadConversation } from './dm-conversations.js';
+import { focusOf, moveSelection, nextUnreadTopic, type Shortcut, shortcutFor } from './keys.js';
 import { api, composeIntent, editingId, go, model, narrow, selectedId, status } from './store.js';
 
 /** Whether the shortcut help panel is open. */
@@ -64,10 +65,11 @@ function perform(shortcut: Shortcut, target: EventTarget | null): boolean {
       return true;
     }
     case 'next-unread-dm': {
-      const next = nextUnreadDm(m, selectedId.value);
-      if (next === null) status.value = 'No unread direct messages.';
-      else if (narrow.value.kind !== 'dm') go({ kind: 'dm' }); // opens at its first unread message
-      else if (m.messages.has(next)) selectedId.value = next;
+      const open = narrow.value.kind === 'dm' && narrow.value.userIds ? dmKey(narrow.value.userIds, m.me.user_id) : undefined;
+      const next = nextUnreadConversation(dmConversations(m), open);
+      // The conversation opens at its first unread message.
+      if (next) go({ kind: 'dm', userIds: next.userIds });
+      else status.value = 'No more unread direct messages.';
       return true;
     }
     case 'escape':

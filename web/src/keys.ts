@@ -1,6 +1,6 @@
 // Zulip's everyday keyboard shortcuts as plain rules, tested without a browser: which key means
 // what (and when a key belongs to the field being typed in instead), where the selection moves, and
-// which unread topic or direct message comes next.
+// which unread topic comes next (the next unread direct-message conversation is dm-conversations.ts's).
 import type { Model } from './model.js';
 import { topicKey } from './model.js';
 import type { Narrow } from './narrow.js';
@@ -144,11 +144,4 @@ export function nextUnreadTopic(model: Model, current: Narrow): Narrow | null {
     }
   }
   return { kind: 'stream', streamId: next.streamId, topic: next.topic };
-}
-
-/** The oldest unread direct message after `after` (wrapping to the oldest), or null when none is unread. */
-export function nextUnreadDm(model: Model, after: number | null): number | null {
-  const ids = [...model.unread].filter(([, info]) => info.kind === 'dm').map(([id]) => id).sort((a, b) => a - b);
-  if (ids.length === 0) return null;
-  return ids.find((id) => after !== null && id > after) ?? ids[0]!;
 }

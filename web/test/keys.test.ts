@@ -1,8 +1,8 @@
 // Keyboard shortcuts without a browser: which key means what and when a field keeps its keys, where
-// the selection moves, and which unread topic or direct message comes next.
+// the selection moves, and which unread topic comes next.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { focusOf, moveSelection, nextUnreadDm, nextUnreadTopic, SHORTCUT_HELP, shortcutFor } from '../src/keys.js';
+import { focusOf, moveSelection, nextUnreadTopic, SHORTCUT_HELP, shortcutFor } from '../src/keys.js';
 import { fromRegister, type Model, type UnreadInfo } from '../src/model.js';
 
 const el = (tagName: string, attributes: Record<string, string> = {}, isContentEditable = false) => ({
@@ -93,7 +93,7 @@ function model(unread: [number, UnreadInfo][]): Model {
   };
 }
 const s = (streamId: number, topic: string): UnreadInfo => ({ kind: 'stream', streamId, topic, mentioned: false });
-const dm: UnreadInfo = { kind: 'dm', mentioned: false };
+const dm: UnreadInfo = { kind: 'dm', conversation: '4', mentioned: false };
 
 describe('the next unread topic (n)', () => {
   // Streams in sidebar order: design (2), then general (1).
@@ -114,16 +114,5 @@ describe('the next unread topic (n)', () => {
   it('has nowhere to go when the open topic is the only unread one, or nothing is unread', () => {
     assert.equal(nextUnreadTopic(model([[4, s(1, 'only')]]), { kind: 'stream', streamId: 1, topic: 'only' }), null);
     assert.equal(nextUnreadTopic(model([[8, dm]]), { kind: 'all' }), null);
-  });
-});
-
-describe('the next unread direct message (p)', () => {
-  it('takes the oldest unread one after the selection, wrapping around', () => {
-    const m = model([[8, dm], [3, dm], [5, s(1, 'x')], [12, dm]]);
-    assert.equal(nextUnreadDm(m, null), 3);
-    assert.equal(nextUnreadDm(m, 3), 8);
-    assert.equal(nextUnreadDm(m, 8), 12);
-    assert.equal(nextUnreadDm(m, 12), 3);
-    assert.equal(nextUnreadDm(model([[5, s(1, 'x')]]), null), null);
   });
 });
