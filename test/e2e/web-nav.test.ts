@@ -216,6 +216,48 @@ describe('the web client: search, URLs, sidebars and people', () => {
     await mark.evaluate(() => ((window as unknown as { hidden: boolean }).hidden = false));
   });
 
+  check('lists the direct-message conversations in the sidebar, live, and p goes to the next unread one', async () => {
+    const mark = pages.get('mark')!;
+    const nav = mark.getByRole('navigation');
+    const dms = nav.getByRole('list', { name: 'Direct message conversations' });
+    const names = async () => (await dms.getByRole('link').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    await mark.evaluate(async () => {
+      const csrf = /csrftoken=([^;]*)/.exec(document.cookie)![1]!;
+      await fetch('/json/mark_all_as_read', { method: 'POST', headers: { 'X-CSRFToken': csrf } });
+    });
+    // Nothing new is read while Mark looks at his starred messages.
+    await nav.getByRole('link', { name: /Starred/ }).click();
+    await waitUntil(async () => hashOf(mark) === '#narrow/is/starred');
+    // Newest first: Mona wrote last (the notifications test), then Mark's note to himself, then the group.
+    await waitUntil(async () => (await names()).join(' | ') === 'Mona Member | You | Milo Member, Mona Member');
+
+    await sendAs('olivia@confab.test', { type: 'direct', to: 'mark@confab.test', content: 'A word about the roadmap?' });
+    await sendAs('milo@confab.test', { type: 'direct', to: 'mark@confab.test,mona@confab.test', content: 'Pairing again on Friday?' });
+    await waitUntil(async () => (await names()).join(' | ') === 'Milo Member, Mona Member 1 | Olivia Owner 1 | Mona Member | You');
+    await dms.getByRole('link', { name: 'Olivia Owner 1 unread', exact: true }).waitFor();
+
+    // p opens the newest conversation with unread messages; once that is read, the next one.
+    await mark.keyboard.press('p');
+    await waitUntil(async () => /^#narrow\/dm\/\d+,\d+-group$/.test(hashOf(mark)));
+    await articles(mark).filter({ hasText: 'Pairing again on Friday?' }).waitFor();
+    const group = dms.getByRole('link', { name: /^Milo Member, Mona Member/ });
+    assert.equal(await group.getAttribute('aria-current'), 'page');
+    await waitUntil(async () => (await group.locator('.count').count()) === 0);
+    await mark.keyboard.press('p');
+    await waitUntil(async () => /^#narrow\/dm\/\d+-Olivia-Owner$/.test(hashOf(mark)));
+    await articles(mark).filter({ hasText: 'A word about the roadmap?' }).waitFor();
+    await waitUntil(async () => (await dms.locator('.count').count()) === 0);
+    assert.equal(await dms.getByRole('link', { name: 'Olivia Owner', exact: true }).getAttribute('aria-current'), 'page');
+    await mark.keyboard.press('p');
+    await mark.getByRole('status').filter({ hasText: 'No more unread direct messages.' }).waitFor();
+
+    // The conversation with himself is "You".
+    await dms.getByRole('link', { name: 'You', exact: true }).click();
+    await waitUntil(async () => /^#narrow\/dm\/\d+-Mark-Member$/.test(hashOf(mark)));
+    await articles(mark).filter({ hasText: 'Note to self: update the release notes.' }).waitFor();
+    assert.equal(await dms.getByRole('link', { name: 'You', exact: true }).getAttribute('aria-current'), 'page');
+  });
+
   check('folds both sidebars away on a narrow screen, behind buttons', async () => {
     const mark = pages.get('mark')!;
     await mark.setViewportSize({ width: 420, height: 760 });

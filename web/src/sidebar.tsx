@@ -1,36 +1,13 @@
-// The left sidebar: the organization, views, subscribed streams with unread counts and the open
-// stream's topics; each row with unread messages has a button to mark them read, and one for all.
+// The left sidebar: the organization, views (with the recent direct-message conversations),
+// subscribed streams with unread counts and the open stream's topics; each row with unread messages
+// has a button to mark them read, and one for all.
 import { useState } from 'preact/hooks';
+import { DmList } from './dm-list.js';
 import { type Model, topicKey, unreadCounts } from './model.js';
-import { type Narrow, narrowToHash, sameNarrow } from './narrow.js';
+import { NavLink } from './nav-link.js';
 import { askPermission, canNotify } from './notify.js';
-import { api, narrow, personName, status, streamName, topics } from './store.js';
+import { api, narrow, topics } from './store.js';
 import './nav.css';
-
-function Count({ n }: { n: number | undefined }) {
-  return n ? <span class="count" aria-label={`${n} unread`}>{n}</span> : null;
-}
-
-/** Marks messages read on the server; the flag events it sends update every count. */
-function markRead(action: () => Promise<unknown>): void {
-  void action().catch((e: Error) => (status.value = e.message));
-}
-
-function NavLink({ target, label, count, markAs }: { target: Narrow; label: string; count?: number; markAs?: { name: string; action: () => Promise<unknown> } }) {
-  const current = sameNarrow(target, narrow.value);
-  return (
-    <li class="row">
-      <a href={narrowToHash(target, streamName, personName)} aria-current={current ? 'page' : undefined} class={current ? 'current' : ''}>
-        <span class="label">{label}</span> <Count n={count} />
-      </a>
-      {markAs && count ? (
-        <button type="button" class="mark-read" aria-label={`Mark ${markAs.name} as read`} title={`Mark ${markAs.name} as read`} onClick={() => markRead(markAs.action)}>
-          ✓
-        </button>
-      ) : null}
-    </li>
-  );
-}
 
 function RealmHeader({ m }: { m: Model }) {
   const [iconFailed, setIconFailed] = useState(false);
@@ -67,6 +44,7 @@ export function Sidebar({ m, id }: { m: Model; id?: string }) {
         <NavLink target={{ kind: 'mentioned' }} label="Mentions" count={counts.mentions} />
         <NavLink target={{ kind: 'starred' }} label="Starred" />
         <NavLink target={{ kind: 'dm' }} label="Direct messages" count={counts.dms} />
+        <DmList m={m} />
       </ul>
       <h2>Streams</h2>
       <ul>
