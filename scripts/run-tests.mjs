@@ -1,8 +1,8 @@
 // Runs every *.test.ts under src/, test/, bench/ and web/ with node's test runner through tsx, in a few
 // processes side by side (TEST_SHARDS, default 2), each running its share of the files one after
 // another. Arguments filter the files by path.
-import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function find(dir, out = []) {
@@ -18,6 +18,13 @@ const filter = process.argv.slice(2);
 let files = [...find('src'), ...find('test'), ...find('bench'), ...find('web')].sort();
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 const shardCount = Math.max(1, Math.min(Number(process.env.TEST_SHARDS ?? 2), files.length));
+
+// The browser suites serve the built web client from dist/web: it is built here, once, when web/
+// changed, so that no suite rebuilds it (emptying it for a while) under another shard's pages.
+if (files.some((file) => readFileSync(file, 'utf8').includes('browserSuite('))) {
+  const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-changed'], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+}
 
 // Larger files tend to run longer: the largest go first, each to the lightest shard so far.
 const shards = Array.from({ length: shardCount }, () => ({ files: [], weight: 0 }));

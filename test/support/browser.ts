@@ -31,8 +31,11 @@ export function browserSuite(name: string): BrowserSuite {
   const pages = new Map<string, Page>();
 
   before(async () => {
-    // The client under test is the one in this checkout, built now (a few seconds).
-    const built = spawnSync(process.execPath, ['scripts/build-web.mjs'], { encoding: 'utf8' });
+    // The client under test is the one in this checkout, built if web/ changed since its last build.
+    // The test runner builds it once before its shards start: a suite that rebuilt it anyway would
+    // empty dist/web, for seconds, under another shard's suite, whose pages would then load
+    // "not built" instead of the client.
+    const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-changed'], { encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
     server = await startTestServer(name);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
