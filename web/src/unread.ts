@@ -68,8 +68,6 @@ export interface UnreadCounts {
   streams: Map<number, number>;
   /** Keyed by topicKey(stream, topic). */
   topics: Map<string, number>;
-  /** Keyed by the conversation's key (dmKey). */
-  conversations: Map<string, number>;
   dms: number;
   mentions: number;
   total: number;
@@ -79,14 +77,12 @@ export interface UnreadCounts {
 export const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
 
 export function unreadCounts({ unread }: { unread: Map<number, UnreadInfo> }): UnreadCounts {
-  const counts: UnreadCounts = { streams: new Map(), topics: new Map(), conversations: new Map(), dms: 0, mentions: 0, total: unread.size };
+  const counts: UnreadCounts = { streams: new Map(), topics: new Map(), dms: 0, mentions: 0, total: unread.size };
   const add = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
   for (const info of unread.values()) {
     if (info.mentioned) counts.mentions += 1;
-    if (info.kind === 'dm') {
-      counts.dms += 1;
-      add(counts.conversations, info.conversation);
-    } else {
+    if (info.kind === 'dm') counts.dms += 1;
+    else {
       add(counts.streams, info.streamId);
       add(counts.topics, topicKey(info.streamId, info.topic));
     }
