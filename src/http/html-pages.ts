@@ -20,6 +20,7 @@ export const PAGE_HEADERS = {
 
 const STYLE = `body{font:16px system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#f5f5f7;color:#222}
 main{background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 4px #0002;width:min(22rem,92vw);box-sizing:border-box}
+h1{font-size:1.6rem;line-height:1.25;margin:0 0 1rem}
 label{display:block;margin:.8rem 0 .3rem}input{width:100%;box-sizing:border-box;padding:.5rem;font:inherit}
 button{margin-top:1.2rem;padding:.55rem 1rem;font:inherit;cursor:pointer}[role=alert]{color:#b00020}
 ul{list-style:none;padding:0}li form{margin:0}@media (prefers-color-scheme:dark){body{background:#1d1d20;color:#eee}main{background:#2a2a2e}a{color:#8cb8f0}[role=alert]{color:#ff8a80}}`;
