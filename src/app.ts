@@ -16,6 +16,7 @@ import { registerMetrics } from './http/metrics.js';
 import type { Method } from './http/endpoint.js';
 import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
+import { registerJoinPages } from './http/join-page.js';
 import { registerLoginPages } from './http/login-pages.js';
 import { registerUploadRoutes } from './http/serve-uploads.js';
 import { registerRealmImageRoutes } from './http/serve-realm-images.js';
@@ -135,6 +136,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     }
   }
   registerLoginPages(app, services);
+  registerJoinPages(app, services);
   registerWebClient(app, services);
   return app;
 }

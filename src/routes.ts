@@ -118,6 +118,9 @@ import updateSubscriptions from './endpoints/update-subscriptions.js';
 import getSubscriptionStatus from './endpoints/get-subscription-status.js';
 import setAvatar from './endpoints/set-avatar.js';
 import deleteAvatar from './endpoints/delete-avatar.js';
+import getInvites from './endpoints/get-invites.js';
+import createInviteLink from './endpoints/create-invite-link.js';
+import revokeInviteLink from './endpoints/revoke-invite-link.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
@@ -139,6 +142,9 @@ export const routes: Endpoint[] = [
   deleteQueue, //            DELETE /events
   fetchApiKey, //            POST   /fetch_api_key
   getStreamId, //            GET    /get_stream_id
+  getInvites, //             GET    /invites
+  createInviteLink, //       POST   /invites/multiuse
+  revokeInviteLink, //       DELETE /invites/multiuse/{invite_id}
   markAllAsRead, //          POST   /mark_all_as_read
   markStreamAsRead, //       POST   /mark_stream_as_read
   markTopicAsRead, //        POST   /mark_topic_as_read

@@ -78,6 +78,7 @@ export async function ensureRealm(services: Services, print: (line: string) => v
   print(`  email:    ${owner.delivery_email}`);
   print(`  password: ${password}`);
   print(`  API key:  ${owner.api_key}`);
+  print(`Open ${url}/ in a browser and log in with this email and password, then use Invite people in the web client to invite others.`);
   print(`Try: curl -u ${owner.delivery_email}:${owner.api_key} ${url}/api/v1/users/me`);
   print('(This is shown once. Rotate the key with: confab api-key --email owner@confab.local --rotate)');
 }

@@ -1,9 +1,9 @@
 // Changing a user's email address: PATCH /settings records the request and mails a confirmation
 // link to the new address; the address changes only when that link is followed.
-import { randomBytes } from 'node:crypto';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import type { MailMessage } from '../lib/mail/transport.js';
+import { CONFIRMATION_KEY_LENGTH, generateConfirmationKey } from '../lib/credentials.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { avatarUrl, canSeeDeliveryEmail, emailIsPublic, isGravatarEnabled, placeholderUserId } from '../lib/user-format.js';
@@ -18,23 +18,10 @@ const API_PREFIX = '/api/v1';
 
 /** Links stay valid for a day. */
 export const CONFIRMATION_VALIDITY_SECONDS = 24 * 3600;
-const KEY_LENGTH = 24;
-const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 export const EmailChangeStatus = { PENDING: 0, CONFIRMED: 1, REPLACED: 2 } as const;
 
 const ADDRESS = /^[^\s@\p{C}]+@[^\s@\p{C}.]+(\.[^\s@\p{C}.]+)+$/u;
-
-function generateKey(): string {
-  let key = '';
-  for (const byte of randomBytes(KEY_LENGTH * 2)) {
-    // 252 is the largest multiple of 36 below 256: every character stays equally likely.
-    if (byte >= 252) continue;
-    key += KEY_ALPHABET[byte % KEY_ALPHABET.length];
-    if (key.length === KEY_LENGTH) return key;
-  }
-  return key + generateKey().slice(key.length);
-}
 
 async function checkAddressAvailable(ctx: SystemContext, realm: RealmRow, email: string): Promise<void> {
   // Placeholder addresses stand in for hidden ones; a real account may not take their form.
@@ -63,7 +50,7 @@ export async function requestEmailChange(ctx: ActionContext, newEmail: string): 
     .where('user_id', '=', ctx.actor.id)
     .where('status', '=', EmailChangeStatus.PENDING)
     .execute();
-  const key = generateKey();
+  const key = generateConfirmationKey();
   await ctx.tx
     .insertInto('email_change_request')
     .values({
@@ -103,7 +90,7 @@ export interface ConfirmedChange {
 
 /** Following the link: the address changes, and everyone who may see it hears of the change. */
 export async function confirmEmailChange(ctx: SystemContext, key: string): Promise<ConfirmedChange> {
-  if (key.length !== KEY_LENGTH || !/^[a-z0-9]+$/.test(key)) throw new ConfirmationLinkError('The confirmation link is malformed.');
+  if (key.length !== CONFIRMATION_KEY_LENGTH || !/^[a-z0-9]+$/.test(key)) throw new ConfirmationLinkError('The confirmation link is malformed.');
   const request = await ctx.tx.selectFrom('email_change_request').selectAll().where('confirmation_key', '=', key).executeTakeFirst();
   if (!request) throw new ConfirmationLinkError("We couldn't find your confirmation link in the system.");
   const expired = ctx.now - request.date_sent > CONFIRMATION_VALIDITY_SECONDS;

@@ -17,6 +17,7 @@ import {
   getUserById,
 } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
+import { expireInvitesOf } from './invites.js';
 import { peerAudience } from './subscriptions.js';
 import { announceGroupMemberships } from './user-group-membership.js';
 
@@ -33,6 +34,7 @@ export async function doDeactivateUser(ctx: SystemContext, realm: RealmRow, user
     for (const bot of await activeBotsOwnedBy(ctx.tx, realm.id, user.id)) await doDeactivateUser(ctx, realm, bot, false);
   }
   await ctx.tx.updateTable('user_profile').set({ is_active: 0 }).where('id', '=', user.id).execute();
+  await expireInvitesOf(ctx, realm, user);
   ctx.events.send(
     { type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } },
     await activeUserIds(ctx.tx, realm.id),

@@ -339,6 +339,29 @@ export interface EmailChangeRequestTable {
   status: Generated<number>;
 }
 
+/** A reusable invitation link: anyone who follows it in time may create an account. */
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  referred_by_id: number;
+  /** The role the new accounts get. */
+  invited_as: number;
+  confirmation_key: string;
+  /** UNIX seconds. */
+  date_sent: number;
+  /** UNIX seconds; null never expires. */
+  expiry_date: number | null;
+  /** 0 usable, 1 revoked. */
+  status: Generated<number>;
+}
+export type MultiuseInviteRow = Selectable<MultiuseInviteTable>;
+
+/** The streams an invitation link's new accounts join (none listed: the default streams). */
+export interface MultiuseInviteStreamTable {
+  invite_id: number;
+  stream_id: number;
+}
+
 /** The personal settings a realm's new users start with (JSON over the registry defaults). */
 export interface RealmUserDefaultTable {
   realm_id: number;
@@ -391,6 +414,8 @@ export interface Database {
   custom_profile_field_value: CustomProfileFieldValueTable;
   realm_emoji: RealmEmojiTable;
   image_attachment: ImageAttachmentTable;
+  multiuse_invite: MultiuseInviteTable;
+  multiuse_invite_stream: MultiuseInviteStreamTable;
 }
 
 /** A custom emoji; its image is in file storage (see lib/emoji-image.ts). Deleting deactivates. */

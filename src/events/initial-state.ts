@@ -1,6 +1,7 @@
 // The state POST /register returns: one read per requested area, keyed by the event type
 // that keeps it current. apply.ts folds later events into what this builds.
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
+import { CREATE_MULTIUSE_INVITE_GROUP } from '../lib/invites.js';
 import { presenceResponse } from '../queries/presence-state.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
 import { realmEmojiOf } from '../queries/realm-emoji.js';
@@ -58,7 +59,7 @@ export async function fetchInitialState(
     // The two group-valued realm settings of feature level 229, at their defaults.
     parts.push(
       systemGroupIds(db, realm.id).then((ids) => ({
-        realm_create_multiuse_invite_group: ids.get('role:administrators') ?? -1,
+        realm_create_multiuse_invite_group: ids.get(CREATE_MULTIUSE_INVITE_GROUP) ?? -1,
         realm_can_access_all_users_group: ids.get('role:everyone') ?? -1,
       })),
     );

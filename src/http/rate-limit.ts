@@ -1,7 +1,7 @@
 // The server's rate limits, as the reference server sets them: API requests per authenticated
 // user (event polls counted apart, as the reference's long-poll server keeps its own buckets),
 // unauthenticated requests per client address, password logins per username, and failed
-// authentications per client address. Counters live behind RateLimitStore (src/adapters/rate-limit).
+// authentications (and sign-ups) per client address. Counters live behind RateLimitStore (src/adapters/rate-limit).
 import { MemoryRateLimitStore } from '../adapters/rate-limit/memory.js';
 import type { Awaitable, RateLimitOutcome, RateLimitRule, RateLimitStore } from '../adapters/rate-limit/store.js';
 import { type Config, rateLimitRule } from '../config.js';
@@ -114,6 +114,19 @@ export class RateLimiter {
     if (login) await this.store.clear(userKey);
     if (authIp) await this.store.undo(ipKey, authIp);
     return result;
+  }
+
+  /**
+   * Runs a sign-up from `ip`. Every attempt counts against the address's failed-authentication
+   * limit, successful or not, so one address cannot make accounts (or try forms) without end.
+   */
+  async signup<T>(ip: string, attempt: () => Promise<T>): Promise<T> {
+    const rule = this.rules.authIp;
+    if (rule) {
+      const outcome = await this.store.hit(`auth-ip:${ip}`, rule);
+      if (outcome.limited) throw new RateLimitedError(outcome.retryAfter);
+    }
+    return attempt();
   }
 
   private headersOrThrow(rule: RateLimitRule, outcome: RateLimitOutcome): RateLimitHeaders {

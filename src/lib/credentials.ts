@@ -18,6 +18,29 @@ export function generateApiKey(): string {
   return key + generateApiKey().slice(key.length);
 }
 
+const CONFIRMATION_KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const CONFIRMATION_KEY_LENGTH = 24;
+
+/** The key of a confirmation link (an email change, an invitation): 24 characters, about 124 bits. */
+export function generateConfirmationKey(): string {
+  let key = '';
+  for (const byte of randomBytes(CONFIRMATION_KEY_LENGTH * 2)) {
+    // 252 is the largest multiple of 36 below 256: every character stays equally likely.
+    if (byte >= 252) continue;
+    key += CONFIRMATION_KEY_ALPHABET[byte % CONFIRMATION_KEY_ALPHABET.length];
+    if (key.length === CONFIRMATION_KEY_LENGTH) return key;
+  }
+  return key + generateConfirmationKey().slice(key.length);
+}
+
+const DOMAIN_LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+const LOGIN_EMAIL = new RegExp(`^[^\\s@]{1,64}@(?:localhost|(?:${DOMAIN_LABEL}\\.)+${DOMAIN_LABEL})$`, 'u');
+
+/** Whether an address can be a username of the login form (every account made by signing up must be). */
+export function isLoginEmail(email: string): boolean {
+  return email.length <= 254 && LOGIN_EMAIL.test(email);
+}
+
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

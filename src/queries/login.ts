@@ -9,15 +9,12 @@ import {
   RealmDeactivatedError,
   UserDeactivatedError,
 } from '../errors.js';
-import { dummyPasswordHash, verifyPassword } from '../lib/credentials.js';
+import { dummyPasswordHash, isLoginEmail, verifyPassword } from '../lib/credentials.js';
 import { isAdmin } from '../lib/roles.js';
-
-const DOMAIN_LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
-const LOGIN_EMAIL = new RegExp(`^[^\\s@]{1,64}@(?:localhost|(?:${DOMAIN_LABEL}\\.)+${DOMAIN_LABEL})$`, 'u');
 
 /** Usernames are email addresses here (no LDAP), so anything else is refused before any lookup. */
 function checkLoginEmail(username: string): void {
-  if (username.length > 254 || !LOGIN_EMAIL.test(username)) throw new ApiError('Enter a valid email address.');
+  if (!isLoginEmail(username)) throw new ApiError('Enter a valid email address.');
 }
 
 /**

@@ -132,6 +132,16 @@ for (const dialect of testDialects()) {
       expectKinds(seen, 'presence');
     });
 
+    it('invites_changed, for a link made and revoked', async () => {
+      const seen = await eventsOf(async () => {
+        const link = expectSuccess(await ctx.as('adam').post('/invites/multiuse')).invite_link;
+        const invites = expectSuccess(await ctx.as('adam').get('/invites')).invites as Array<{ id: number; link_url: string }>;
+        expectSuccess(await ctx.as('adam').delete(`/invites/multiuse/${invites.find((i) => i.link_url === link)!.id}`));
+      });
+      expectKinds(seen, 'invites_changed');
+      assert.equal(ctx.events.length, 2);
+    });
+
     it('the check itself refuses a malformed event', () => {
       assert.throws(
         () => checkEvent({ type: 'typing', op: 'start', message_type: 'direct', sender: { user_id: 1 }, recipients: 'x', id: 0 }),

@@ -24,6 +24,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/calls/bigbluebutton/create', path: () => '/calls/bigbluebutton/create', params: () => ({ meeting_name: 'standup' }) },
   { method: 'GET', route: '/drafts', path: () => '/drafts' },
   { method: 'GET', route: '/events', path: () => '/events', params: (m) => ({ queue_id: m.doraQueue, last_event_id: -1, dont_block: true }) },
+  { method: 'GET', route: '/invites', path: () => '/invites' },
   { method: 'GET', route: '/get_stream_id', path: () => '/get_stream_id', params: () => ({ stream: 'general' }) },
   { method: 'GET', route: '/messages', path: () => '/messages', params: () => ({ anchor: 'newest', num_before: 10, num_after: 0 }) },
   { method: 'GET', route: '/messages/matches_narrow', path: () => '/messages/matches_narrow', params: (m) => ({ msg_ids: [m.message.general], narrow: [] }) },

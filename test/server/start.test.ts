@@ -34,6 +34,10 @@ describe('starting Confab on the embedded store', () => {
       assert.equal(email, 'owner@confab.local');
       assert.equal(key?.length, 32);
       assert.ok(lines.some((l) => l.startsWith('Try: curl -u owner@confab.local:')));
+      assert.ok(
+        lines.some((l) => /^Open http:\/\/\S+\/ in a browser and log in with this email and password, then use Invite people in the web client to invite others\.$/.test(l)),
+        lines.join('\n'),
+      );
       const res = await fetch(`${server.url}/api/v1/users/me`, {
         headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
       });

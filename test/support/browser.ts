@@ -10,7 +10,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { startTestServer, type TestServer } from './running-server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
 export const WAIT_MS = 15_000;
 
@@ -52,18 +52,7 @@ export function browserSuite(name: string): BrowserSuite {
     },
     pages,
     check(testName, body) {
-      it(testName, async () => {
-        try {
-          await body();
-        } catch (error) {
-          mkdirSync(SCREENSHOTS, { recursive: true });
-          for (const [who, page] of pages) {
-            const file = `${testName.replace(/\W+/g, '-').slice(0, 60)}-${who}.png`;
-            await page.screenshot({ path: join(SCREENSHOTS, file) }).catch(() => undefined);
-          }
-          throw error;
-        }
-      });
+      checkWithScreenshots(pages, testName, body);
     },
     async logIn(who, email, viewport = { width: 1100, height: 750 }) {
       const context = await browser!.newContext({ viewport });
@@ -79,6 +68,22 @@ export function browserSuite(name: string): BrowserSuite {
       return page;
     },
   };
+}
+
+/** A test whose failure leaves a screenshot of each of `pages` (by name) in test-output/screenshots. */
+export function checkWithScreenshots(pages: ReadonlyMap<string, Page>, testName: string, body: () => Promise<void>): void {
+  it(testName, async () => {
+    try {
+      await body();
+    } catch (error) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      for (const [who, page] of pages) {
+        const file = `${testName.replace(/\W+/g, '-').slice(0, 60)}-${who}.png`;
+        await page.screenshot({ path: join(SCREENSHOTS, file) }).catch(() => undefined);
+      }
+      throw error;
+    }
+  });
 }
 
 export async function waitUntil(condition: () => Promise<boolean>): Promise<void> {

@@ -90,6 +90,9 @@ export function createApi(options: ApiOptions = {}) {
     addReaction: (id: number, emoji: Params) => call('POST', `/messages/${id}/reactions`, emoji),
     removeReaction: (id: number, emoji: Params) => call('DELETE', `/messages/${id}/reactions`, emoji),
     messageHistory: (id: number) => call<{ message_history: MessageVersion[] }>('GET', `/messages/${id}/history`),
+    /** The streams the user may see, each saying whether new users join it by default. */
+    getStreams: () => call<{ streams: StreamInfo[] }>('GET', '/streams', { include_default: true }).then((r) => r.streams),
+    createInviteLink: (params: Params) => call<{ invite_link: string }>('POST', '/invites/multiuse', params).then((r) => r.invite_link),
   };
 }
 
@@ -115,6 +118,14 @@ export interface Message {
   local?: { localId: string; state: 'sending' | 'failed'; params: Params; error?: string };
   reactions?: Reaction[];
   edit_history?: EditHistoryEntry[];
+}
+
+/** A stream as GET /streams lists it (the fields the client reads). */
+export interface StreamInfo {
+  stream_id: number;
+  name: string;
+  invite_only: boolean;
+  is_default?: boolean;
 }
 
 export interface ZEvent {

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Compose } from './compose.js';
 import { Feed } from './feed.js';
+import { InviteButton } from './invite-button.js';
 import { MessageDialogs } from './message-actions.js';
 import { People } from './people.js';
 import { Search } from './search.js';
@@ -43,6 +44,7 @@ export function App() {
         <FoldButton controls="left-sidebar" label="Views and streams" open={unfolded === 'nav'} toggle={() => toggle('nav')} />
         <Search m={m} />
         <FoldButton controls="right-sidebar" label="People" open={unfolded === 'people'} toggle={() => toggle('people')} />
+        <InviteButton m={m} />
       </header>
       <Sidebar m={m} id="left-sidebar" />
       <main>

@@ -24,6 +24,7 @@ import * as createUserSession from './2026_11_26_110000_create_user_session.js';
 import * as addUserGroupSettings from './2026_11_26_120000_add_user_group_settings.js';
 import * as createRealmEmoji from './2026_11_26_130000_create_realm_emoji.js';
 import * as createImageAttachment from './2026_11_26_150000_create_image_attachment.js';
+import * as createMultiuseInvite from './2026_11_27_100000_create_multiuse_invite.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_120000_add_user_group_settings': addUserGroupSettings,
   '2026_11_26_130000_create_realm_emoji': createRealmEmoji,
   '2026_11_26_150000_create_image_attachment': createImageAttachment,
+  '2026_11_27_100000_create_multiuse_invite': createMultiuseInvite,
 };
