@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MarkdownRenderingError, renderMarkdown, renderOrReject } from '../../src/lib/markdown/index.js';
 import { ApiError } from '../../src/errors.js';
+import { budgetClock, budgetCpuClock, checkBudget } from '../../src/lib/markdown/escape.js';
+import type { RenderEnv } from '../../src/lib/markdown/types.js';
 import { corpusContext } from './corpus-context.js';
 
 const HOSTILE = [
@@ -145,6 +147,16 @@ describe('rendering budget', () => {
       assert.equal(e.message, 'Unable to render message');
       return true;
     });
+  });
+
+  it('stops on CPU time spent, not on time spent waiting for a busy machine', () => {
+    const env = (cpuSpentMs: number) =>
+      ({ deadline: budgetClock() - 1000, budgetMs: 250, cpuStart: budgetCpuClock() - cpuSpentMs }) as unknown as RenderEnv;
+    // Past the wall-clock deadline after 100 ms of CPU: the rest of the budget becomes the new deadline.
+    const waited = env(100);
+    checkBudget(waited);
+    assert.ok(waited.deadline > budgetClock() + 100 && waited.deadline <= budgetClock() + 150, String(waited.deadline - budgetClock()));
+    assert.throws(() => checkBudget(env(260)), { message: 'Rendering took too long' });
   });
 
   it('refuses input beyond the size cap', () => {

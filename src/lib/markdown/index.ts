@@ -3,7 +3,7 @@
 import { ApiError } from '../../errors.js';
 import { RENDER_TIME_LIMIT_MS } from '../limits.js';
 import { markdownEngine } from './engine.js';
-import { budgetClock } from './escape.js';
+import { budgetClock, budgetCpuClock } from './escape.js';
 import { MarkdownRenderingError, type RenderContext, type RenderEnv, type RenderResult } from './types.js';
 
 export { escapeHtml } from './escape.js';
@@ -16,9 +16,12 @@ export const MAX_RENDERED_LENGTH = 1_000_000;
 
 export function renderMarkdown(content: string, context: RenderContext = {}): RenderResult {
   if (content.length > MAX_RENDER_INPUT) throw new MarkdownRenderingError(`Content exceeds ${MAX_RENDER_INPUT} characters`);
+  const budgetMs = context.timeLimitMs ?? RENDER_TIME_LIMIT_MS;
   const env: RenderEnv = {
     context,
-    deadline: budgetClock() + (context.timeLimitMs ?? RENDER_TIME_LIMIT_MS),
+    deadline: budgetClock() + budgetMs,
+    budgetMs,
+    cpuStart: budgetCpuClock(),
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
     streamWildcard: false,

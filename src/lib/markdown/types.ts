@@ -89,4 +89,7 @@ export interface RenderEnv
   context: RenderContext;
   /** When the render's budget runs out, on escape.ts's budgetClock. */
   deadline: number;
+  /** The budget in milliseconds, and the CPU clock (budgetCpuClock) when the render began. */
+  budgetMs: number;
+  cpuStart: number;
 }
