@@ -3,6 +3,8 @@
 import type { Config } from '../config.js';
 import { BadEventQueueIdError } from '../errors.js';
 import { saveSnapshots } from '../events/persistence.js';
+import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
+import { notePresenceWrite } from '../queries/presence-cache.js';
 import type { Clock, Services } from '../services.js';
 import { ClusterMember } from './cluster.js';
 import { type Handoff, RedisBus } from './redis-bus.js';
@@ -51,6 +53,11 @@ export function serveMembers(services: Services, { bus, member }: ClusterParts):
   bus.onQueueDeletion(({ queueId, userId }) => {
     const queue = services.queues.get(queueId);
     if (queue && queue.spec.userId === userId) services.queues.delete(queueId, userId);
+  });
+  // Applied by the process that made them too (again, to the same effect).
+  bus.onNotice((notice) => {
+    if (notice.kind === 'presence') notePresenceWrite(services.db, notice.realmId, notice.entry);
+    else invalidateRealmLinkifiers(notice.realmId);
   });
   bus.onGap(() => {
     services.log?.warn('events were missed while Redis was away; dropping this process\'s event queues');

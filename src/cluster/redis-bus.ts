@@ -4,9 +4,11 @@
 // keeps the last minute of them, so that queues handed over by a stopping process catch up on what
 // was published while they moved, and it notices a gap in the numbers (its subscription was cut
 // while Redis was away): its queues may have missed events, so they are dropped and their clients
-// register again, as they do after any BAD_EVENT_QUEUE_ID.
+// register again, as they do after any BAD_EVENT_QUEUE_ID. Notices (changes to what processes keep
+// in memory) travel with the batches. A request's answer waits for Redis to take its batch, so the
+// client's next request, whichever process it reaches, finds the events there and the notices applied.
 import type { Clock } from '../services.js';
-import type { Delivery, DeliveryListener, EventBus } from '../events/bus.js';
+import type { Delivery, DeliveryListener, EventBus, Notice } from '../events/bus.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Redis } from './redis.js';
 
@@ -24,7 +26,7 @@ export interface QueueDeletion {
   userId: number;
 }
 
-type Message = { d: Delivery[] } | { h: Handoff } | { x: QueueDeletion };
+type Message = { d: Delivery[]; n?: Notice[] } | { h: Handoff } | { x: QueueDeletion };
 
 export interface NumberedBatch {
   seq: number;
@@ -36,6 +38,9 @@ local seq = redis.call('INCR', KEYS[1])
 redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. ARGV[1])
 return seq`;
 
+/** The longest an answer waits for Redis to take its batch (a slow Redis must not stall requests). */
+const PUBLISH_WAIT_MS = 1000;
+
 /** How long batches are kept for queues that are being handed over. */
 const KEEP_SECONDS = 60;
 const KEEP_MAX = 20_000;
@@ -45,6 +50,7 @@ export class RedisBus implements EventBus {
   private readonly handoffListeners = new Set<(handoff: Handoff, seq: number) => void>();
   private readonly gapListeners = new Set<() => void>();
   private readonly deletionListeners = new Set<(deletion: QueueDeletion) => void>();
+  private readonly noticeListeners = new Set<(notice: Notice) => void>();
   private readonly recent: (NumberedBatch & { at: number })[] = [];
   /** The number of the last message taken; batches are handed out in this order. */
   private lastSeq = 0;
@@ -75,8 +81,15 @@ export class RedisBus implements EventBus {
     return this.lastSeq;
   }
 
-  publish(batch: Delivery[]): void {
-    this.send({ d: batch });
+  publish(batch: Delivery[], notices: Notice[] = []): Promise<void> | void {
+    const sent = this.send(notices.length > 0 ? { d: batch, n: notices } : { d: batch });
+    // While Redis is away the batch waits in the connection's queue, and answers do not wait for it.
+    if (this.publisher.status !== 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      sent.then(() => undefined, () => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   handOff(handoff: Handoff): Promise<unknown> {
@@ -106,6 +119,11 @@ export class RedisBus implements EventBus {
   onQueueDeletion(listener: (deletion: QueueDeletion) => void): () => void {
     this.deletionListeners.add(listener);
     return () => this.deletionListeners.delete(listener);
+  }
+
+  onNotice(listener: (notice: Notice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
   }
 
   onGap(listener: () => void): () => void {
@@ -142,6 +160,8 @@ export class RedisBus implements EventBus {
       for (const listener of this.deletionListeners) listener(message.x);
       return;
     }
+    for (const notice of message.n ?? []) for (const listener of this.noticeListeners) listener(notice);
+    if (message.d.length === 0) return;
     this.keep(seq, message.d);
     for (const listener of this.listeners) listener(message.d);
   }
