@@ -14,6 +14,8 @@ import type { Redis } from './redis.js';
 
 /** Queues a stopping process hands to another, with the last batch they had taken. */
 export interface Handoff {
+  /** Names the hand-off's state in Redis (offered, claimed, confirmed: see ClusterMember). */
+  id: string;
   from: string;
   to: string;
   afterSeq: number;
@@ -33,8 +35,10 @@ export interface NumberedBatch {
   batch: Delivery[];
 }
 
+// KEYS: the counter, the channel, the number of the last batch of events. ARGV: the message, '1' for a batch.
 const PUBLISH_SCRIPT = `
 local seq = redis.call('INCR', KEYS[1])
+if ARGV[2] == '1' then redis.call('SET', KEYS[3], seq) end
 redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. ARGV[1])
 return seq`;
 
@@ -54,6 +58,8 @@ export class RedisBus implements EventBus {
   private readonly recent: (NumberedBatch & { at: number })[] = [];
   /** The number of the last message taken; batches are handed out in this order. */
   private lastSeq = 0;
+  /** The number of the last message that carried events (others hand queues over, delete them, or only notify). */
+  private lastBatchSeq = 0;
 
   constructor(
     private readonly publisher: Redis,
@@ -73,16 +79,20 @@ export class RedisBus implements EventBus {
     });
     await this.subscriber.subscribe(this.channel);
     // Subscribed first: nothing published after this number can be missed.
-    this.lastSeq = Number((await this.publisher.get(`${this.prefix}events:seq`)) ?? 0);
+    const [seq, batchSeq] = await this.publisher.mget(`${this.prefix}events:seq`, `${this.prefix}events:last-batch`);
+    this.lastSeq = Number(seq ?? 0);
+    this.lastBatchSeq = Number(batchSeq ?? 0);
+    // Batches from before this process joined are not kept: queues cannot catch up from them.
+    this.droppedThrough = this.lastBatchSeq;
   }
 
-  /** The number of the last batch handed out. */
+  /** The number of the last batch of events handed out (the same in every process once it has arrived). */
   get seq(): number {
-    return this.lastSeq;
+    return this.lastBatchSeq;
   }
 
   publish(batch: Delivery[], notices: Notice[] = []): Promise<void> | void {
-    const sent = this.send(notices.length > 0 ? { d: batch, n: notices } : { d: batch });
+    const sent = this.send(notices.length > 0 ? { d: batch, n: notices } : { d: batch }, batch.length > 0);
     // While Redis is away the batch waits in the connection's queue, and answers do not wait for it.
     if (this.publisher.status !== 'ready') return;
     let timer: NodeJS.Timeout | undefined;
@@ -100,8 +110,9 @@ export class RedisBus implements EventBus {
     return this.send({ x: deletion });
   }
 
-  private send(message: Message): Promise<unknown> {
-    const sent = this.publisher.eval(PUBLISH_SCRIPT, 2, `${this.prefix}events:seq`, this.channel, JSON.stringify(message));
+  private send(message: Message, carriesEvents = false): Promise<unknown> {
+    const keys = [`${this.prefix}events:seq`, this.channel, `${this.prefix}events:last-batch`];
+    const sent = this.publisher.eval(PUBLISH_SCRIPT, keys.length, ...keys, JSON.stringify(message), carriesEvents ? '1' : '0');
     sent.catch(this.onError);
     return sent;
   }
@@ -162,6 +173,7 @@ export class RedisBus implements EventBus {
     }
     for (const notice of message.n ?? []) for (const listener of this.noticeListeners) listener(notice);
     if (message.d.length === 0) return;
+    this.lastBatchSeq = seq;
     this.keep(seq, message.d);
     for (const listener of this.listeners) listener(message.d);
   }

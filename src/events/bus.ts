@@ -24,6 +24,8 @@ export interface EventBus {
    */
   publish(batch: Delivery[], notices?: Notice[]): void | Promise<void>;
   subscribe(listener: DeliveryListener): () => void;
+  /** Where batches are numbered (across processes): the number of the last one handed out. */
+  readonly seq?: number;
 }
 
 /** One process: the action that made a notice has applied it already. */

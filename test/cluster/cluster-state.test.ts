@@ -4,7 +4,8 @@
 // register reads, linkifiers, presence, mutes and alert words); /metrics counts Redis round trips;
 // and while PostgreSQL is away (as a restart looks to its clients: connections cut, new ones
 // refused) every process answers 503 DATABASE_UNAVAILABLE and reports itself unready, none exits,
-// and afterwards sends, fetches and events work through every process with the queues kept.
+// and afterwards sends, fetches and events work through every process with the queues kept. Last,
+// a graceful stop whose hand-off no member confirms keeps the queues in the store for the next member.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClusterApi, type Queue } from '../support/cluster-api.js';
@@ -166,5 +167,28 @@ describe('three processes sharing state, and PostgreSQL going away', { skip: !TE
     }
     const history = await api.call(b.url, 'mark', 'GET', '/messages', { anchor: 'newest', num_before: '3', num_after: '0', narrow: '[{"operator":"topic","operand":"back"}]' });
     assert.deepEqual((history.body.messages as { id: number }[]).map((m) => m.id), sent);
+  });
+
+  it('keeps a stopping process\'s queues when no member confirms taking them, for the next member to start', async () => {
+    const [stopping, dead, hung] = cluster.members as [Member, Member, Member];
+    const queue = await api.register(stopping.url, 'mark', ['message']);
+    // One receiver is killed (its address stays in Redis for a while), the other hangs: neither claims the queues.
+    dead.process.kill('SIGKILL');
+    hung.process.kill('SIGSTOP');
+    try {
+      const exited = new Promise((resolve) => stopping.process.once('exit', resolve));
+      stopping.process.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      hung.process.kill('SIGCONT');
+    }
+    assert.match(stopping.output.join(''), /did not take this process's event queues/);
+    // The hung member, running again, finds the offer withdrawn; the member that starts next takes the saved queues.
+    const next = await cluster.start();
+    const sent = await send(hung.url, 'mona', 'to a queue that was saved', 'handoff');
+    assert.equal(sent.status, 200);
+    const event = await api.next(hung.url, 'mark', queue, 'message');
+    assert.equal((event.message as { id: number }).id, sent.body.id);
+    assert.equal((await api.call(next.url, 'mark', 'GET', '/events', { queue_id: queue.queueId, last_event_id: String(queue.last), dont_block: 'true' })).status, 200);
   });
 });
