@@ -1,13 +1,15 @@
 // Three Confab processes reaching PostgreSQL through a TCP proxy the test closes and opens (the
 // machine's PostgreSQL is untouched): what one process keeps in memory follows a change made
 // through another at once (the user, stream and realm lists, the poll credential cache, settings
-// register reads, linkifiers, presence, mutes and alert words); /metrics counts Redis round trips;
+// register reads, linkifiers, presence, mutes and alert words, rate-limit counters); /metrics counts
+// Redis round trips;
 // and while PostgreSQL is away (as a restart looks to its clients: connections cut, new ones
 // refused) every process answers 503 DATABASE_UNAVAILABLE and reports itself unready, none exits,
 // and afterwards sends, fetches and events work through every process with the queues kept. Last,
 // a graceful stop whose hand-off no member confirms keeps the queues in the store for the next member.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { ClusterApi, type Queue } from '../support/cluster-api.js';
 import { type Member, startCluster, type TestCluster, TEST_REDIS_URL } from '../support/cluster.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -26,7 +28,9 @@ describe('three processes sharing state, and PostgreSQL going away', { skip: !TE
     const target = new URL(process.env.TEST_DATABASE_URL!);
     proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     await proxy.open();
-    cluster = await startCluster(3, ['--metrics'], { databasePort: proxy.port });
+    // Rate limits on, loose but for password logins, to show their counters are shared.
+    const limits = ['--rate-limits', 'on', '--rate-limit-user', '100000/60', '--rate-limit-ip', '100000/60', '--rate-limit-auth-ip', '100000/60', '--rate-limit-login', '2/1800'];
+    cluster = await startCluster(3, ['--metrics', ...limits], { databasePort: proxy.port });
     [a, b] = cluster.members as [Member, Member];
     api = await ClusterApi.login(a.url, ['mark', 'mona', 'milo', 'olivia']);
     for (const who of ['mark', 'mona', 'milo']) ids.set(who, Number((await api.call(a.url, who, 'GET', '/users/me')).body.user_id));
@@ -108,6 +112,16 @@ describe('three processes sharing state, and PostgreSQL going away', { skip: !TE
     assert.equal((await api.call(a.url, 'mark', 'POST', '/users/me/presence', { status: 'active', slim_presence: 'true' })).status, 200);
     const seen = await api.call(b.url, 'mona', 'POST', '/users/me/presence', { status: 'active', slim_presence: 'true' });
     assert.ok((seen.body.presences as Record<string, { active_timestamp: number }>)[String(ids.get('mark'))]?.active_timestamp > 0, JSON.stringify(seen.body));
+  });
+
+  it('counts password logins for one account across processes', async () => {
+    const login = (member: Member, password: string) =>
+      fetch(`${member.url}/api/v1/fetch_api_key`, { method: 'POST', body: new URLSearchParams({ username: 'gus@confab.test', password }) });
+    const [, , c] = cluster.members as [Member, Member, Member];
+    for (const member of [a, b]) assert.equal((await login(member, 'a wrong guess')).status, 401);
+    const refused = await login(c, DEV_PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.equal(((await refused.json()) as { code: string }).code, 'RATE_LIMIT_HIT');
   });
 
   it('counts Redis round trips in /metrics, by command', async () => {
