@@ -51,7 +51,9 @@ export async function openServices(config: Config): Promise<Services> {
       : {}),
   });
   if (cluster) serveMembers(services, cluster);
-  await services.queues.start();
+  const restored = await services.queues.start();
+  // Saved by a member that stopped: polls reaching other members are passed on to this one.
+  if (cluster) await cluster.member.recordMoved(restored);
   return services;
 }
 

@@ -1,17 +1,24 @@
 // Every state change runs through runAction: one transaction, a pinned "now", and an
 // event buffer that reaches the bus only after commit (and is dropped on rollback).
 import type { RealmRow, Tx, UserRow } from '../db/schema.js';
-import type { Delivery } from '../events/bus.js';
+import type { Delivery, Notice } from '../events/bus.js';
 import type { Services } from '../services.js';
 
 export class EventBuffer {
   readonly pending: Delivery[] = [];
   /** Work that must wait for the commit too (dropping caches the change made stale). */
   readonly afterCommitWork: Array<() => void> = [];
+  /** The same, for the other processes of a cluster: sent with the events. */
+  readonly notices: Notice[] = [];
   constructor(private readonly check: boolean) {}
 
   afterCommit(work: () => void): void {
     this.afterCommitWork.push(work);
+  }
+
+  /** Other processes apply the notice once this action has committed (this one does its own afterCommit work). */
+  notify(notice: Notice): void {
+    this.notices.push(notice);
   }
 
   send(event: Record<string, unknown>, users: Iterable<number>): void {
@@ -45,10 +52,11 @@ export async function runSystemAction<T>(services: Services, work: (ctx: SystemC
   await services.store.transact(async (tx) => {
     events.pending.length = 0;
     events.afterCommitWork.length = 0;
+    events.notices.length = 0;
     result = await work({ tx, now: Math.floor(services.clock.now()), events, services });
   });
   for (const afterCommit of events.afterCommitWork) afterCommit();
-  if (events.pending.length > 0) services.bus.publish(events.pending);
+  if (events.pending.length > 0 || events.notices.length > 0) await services.bus.publish(events.pending, events.notices);
   return result;
 }
 

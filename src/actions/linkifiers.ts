@@ -1,5 +1,6 @@
 // Creating, changing, deleting and reordering linkifiers. Administrators only; every change
-// sends the realm's whole ordered list to everyone, and drops the compiled-list cache.
+// sends the realm's whole ordered list to everyone, and drops the compiled-list cache (in every
+// process of a cluster).
 import { ApiError } from '../errors.js';
 import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
 import { hasWebScheme } from '../lib/linkifiers/url-template.js';
@@ -18,6 +19,7 @@ async function announce(ctx: ActionContext): Promise<void> {
   // from before the change while it ran is not kept.
   invalidateRealmLinkifiers(ctx.realm.id);
   ctx.events.afterCommit(() => invalidateRealmLinkifiers(ctx.realm.id));
+  ctx.events.notify({ kind: 'linkifiers', realmId: ctx.realm.id });
   const linkifiers = await listLinkifiers(ctx.tx, ctx.realm.id);
   ctx.events.send({ type: 'realm_linkifiers', realm_linkifiers: linkifiers }, await activeUserIds(ctx.tx, ctx.realm.id));
 }

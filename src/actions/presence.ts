@@ -41,6 +41,7 @@ export async function doUpdateUserPresence(ctx: ActionContext, status: PresenceS
     await writeTimes(ctx, plan.write, stored !== null);
     const entry = { userId: ctx.actor.id, email: ctx.actor.email, dateJoined: Number(ctx.actor.date_joined), ...plan.write };
     ctx.events.afterCommit(() => notePresenceWrite(ctx.services.db, ctx.realm.id, entry));
+    ctx.events.notify({ kind: 'presence', realmId: ctx.realm.id, entry });
   }
   if (!plan.announce || realmSettings(ctx.realm).presence_disabled) return;
   const recipients = await activeUserIds(ctx.tx, ctx.realm.id);

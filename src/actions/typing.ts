@@ -82,5 +82,5 @@ export async function sendTypingNotification(
   }
   const buffer = new EventBuffer(services.checkEvents ?? false);
   buffer.send(notification.event, notification.users);
-  if (buffer.pending.length > 0) services.bus.publish(buffer.pending);
+  if (buffer.pending.length > 0) await services.bus.publish(buffer.pending);
 }

@@ -13,6 +13,13 @@ const RENEW_MS = 3_000;
 const MOVED_TTL_SECONDS = 24 * 3600;
 /** What a stopping member's key says while it hands its queues over. */
 const STOPPING = 'stopping';
+/** A hand-off's state (offered, taken, done, withdrawn) outlives any stop. */
+const HANDOFF_TTL_MS = 60_000;
+/** Moves a key from one state to another only if it is in the first: one of claim and withdraw wins. */
+const CLAIM_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
 
 export type MemberState = { kind: 'up'; url: string } | { kind: 'stopping' } | { kind: 'gone' };
 
@@ -62,8 +69,8 @@ export class ClusterMember {
     return value === STOPPING ? { kind: 'stopping' } : { kind: 'up', url: value };
   }
 
-  /** Another member that is up, to hand queues to; null when this is the last one. */
-  async anyOtherMember(): Promise<string | null> {
+  /** Another member that is up (and not among `except`), to hand queues to; null when there is none. */
+  async anyOtherMember(except: ReadonlySet<string> = new Set()): Promise<string | null> {
     const keys: string[] = [];
     let cursor = '0';
     do {
@@ -73,7 +80,7 @@ export class ClusterMember {
     } while (cursor !== '0');
     for (const key of keys) {
       const id = key.slice(`${this.prefix}member:`.length);
-      if (id !== this.id && (await this.state(id)).kind === 'up') return id;
+      if (id !== this.id && !except.has(id) && (await this.state(id)).kind === 'up') return id;
     }
     return null;
   }
@@ -96,6 +103,34 @@ export class ClusterMember {
     const pipeline = this.redis.pipeline();
     for (const id of queueIds) pipeline.set(`${this.prefix}queue-moved:${id}`, this.id, 'EX', MOVED_TTL_SECONDS);
     await pipeline.exec();
+  }
+
+  private handoffKey(id: string): string {
+    return `${this.prefix}handoff:${id}`;
+  }
+
+  /** A hand-off about to be sent: offered until its receiver claims it or its sender withdraws it. */
+  async offerHandoff(id: string): Promise<void> {
+    await this.redis.set(this.handoffKey(id), 'offered', 'PX', HANDOFF_TTL_MS);
+  }
+
+  /** The receiver's claim: true if the hand-off was still offered, and is now taken by it. */
+  async claimHandoff(id: string): Promise<boolean> {
+    return (await this.redis.eval(CLAIM_SCRIPT, 1, this.handoffKey(id), 'offered', 'taken', HANDOFF_TTL_MS)) === 1;
+  }
+
+  /** The receiver holds the queues now (or has saved them in the store). */
+  async confirmHandoff(id: string): Promise<void> {
+    await this.redis.set(this.handoffKey(id), 'done', 'PX', HANDOFF_TTL_MS);
+  }
+
+  /** The sender takes an unclaimed hand-off back: true if it did, false once the receiver has claimed it. */
+  async withdrawHandoff(id: string): Promise<boolean> {
+    return (await this.redis.eval(CLAIM_SCRIPT, 1, this.handoffKey(id), 'offered', 'withdrawn', HANDOFF_TTL_MS)) === 1;
+  }
+
+  async handoffState(id: string): Promise<string | null> {
+    return this.redis.get(this.handoffKey(id));
   }
 
   /**

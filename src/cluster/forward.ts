@@ -26,14 +26,31 @@ function queueIdOf(url: string): string | null {
 
 type Outcome = 'answered' | 'moving' | 'gone';
 
+function isShuttingDown(body: Buffer): boolean {
+  try {
+    return (JSON.parse(body.toString()) as { code?: unknown }).code === 'SERVER_SHUTTING_DOWN';
+  } catch {
+    return false;
+  }
+}
+
 function pass(req: IncomingMessage, res: ServerResponse, target: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const url = new URL(req.url!, target);
     const upstream = request(url, { method: req.method, headers: { ...req.headers, [FORWARDED_HEADER]: '1' }, agent }, (answer) => {
-      // A holder that has begun stopping answers 503: the queue is on its way elsewhere.
       if (answer.statusCode === 503) {
-        answer.resume();
-        return resolve('moving');
+        // A holder that has begun stopping says so: the queue is on its way elsewhere. Any other
+        // 503 (its database away) is the client's answer.
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (isShuttingDown(body)) return resolve('moving');
+          res.writeHead(503, answer.headers);
+          res.end(body);
+          resolve('answered');
+        });
+        return;
       }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

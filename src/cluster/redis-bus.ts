@@ -4,14 +4,18 @@
 // keeps the last minute of them, so that queues handed over by a stopping process catch up on what
 // was published while they moved, and it notices a gap in the numbers (its subscription was cut
 // while Redis was away): its queues may have missed events, so they are dropped and their clients
-// register again, as they do after any BAD_EVENT_QUEUE_ID.
+// register again, as they do after any BAD_EVENT_QUEUE_ID. Notices (changes to what processes keep
+// in memory) travel with the batches. A request's answer waits for Redis to take its batch, so the
+// client's next request, whichever process it reaches, finds the events there and the notices applied.
 import type { Clock } from '../services.js';
-import type { Delivery, DeliveryListener, EventBus } from '../events/bus.js';
+import type { Delivery, DeliveryListener, EventBus, Notice } from '../events/bus.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import type { Redis } from './redis.js';
 
 /** Queues a stopping process hands to another, with the last batch they had taken. */
 export interface Handoff {
+  /** Names the hand-off's state in Redis (offered, claimed, confirmed: see ClusterMember). */
+  id: string;
   from: string;
   to: string;
   afterSeq: number;
@@ -24,17 +28,22 @@ export interface QueueDeletion {
   userId: number;
 }
 
-type Message = { d: Delivery[] } | { h: Handoff } | { x: QueueDeletion };
+type Message = { d: Delivery[]; n?: Notice[] } | { h: Handoff } | { x: QueueDeletion };
 
 export interface NumberedBatch {
   seq: number;
   batch: Delivery[];
 }
 
+// KEYS: the counter, the channel, the number of the last batch of events. ARGV: the message, '1' for a batch.
 const PUBLISH_SCRIPT = `
 local seq = redis.call('INCR', KEYS[1])
+if ARGV[2] == '1' then redis.call('SET', KEYS[3], seq) end
 redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. ARGV[1])
 return seq`;
+
+/** The longest an answer waits for Redis to take its batch (a slow Redis must not stall requests). */
+const PUBLISH_WAIT_MS = 1000;
 
 /** How long batches are kept for queues that are being handed over. */
 const KEEP_SECONDS = 60;
@@ -45,9 +54,12 @@ export class RedisBus implements EventBus {
   private readonly handoffListeners = new Set<(handoff: Handoff, seq: number) => void>();
   private readonly gapListeners = new Set<() => void>();
   private readonly deletionListeners = new Set<(deletion: QueueDeletion) => void>();
+  private readonly noticeListeners = new Set<(notice: Notice) => void>();
   private readonly recent: (NumberedBatch & { at: number })[] = [];
   /** The number of the last message taken; batches are handed out in this order. */
   private lastSeq = 0;
+  /** The number of the last message that carried events (others hand queues over, delete them, or only notify). */
+  private lastBatchSeq = 0;
 
   constructor(
     private readonly publisher: Redis,
@@ -67,16 +79,27 @@ export class RedisBus implements EventBus {
     });
     await this.subscriber.subscribe(this.channel);
     // Subscribed first: nothing published after this number can be missed.
-    this.lastSeq = Number((await this.publisher.get(`${this.prefix}events:seq`)) ?? 0);
+    const [seq, batchSeq] = await this.publisher.mget(`${this.prefix}events:seq`, `${this.prefix}events:last-batch`);
+    this.lastSeq = Number(seq ?? 0);
+    this.lastBatchSeq = Number(batchSeq ?? 0);
+    // Batches from before this process joined are not kept: queues cannot catch up from them.
+    this.droppedThrough = this.lastBatchSeq;
   }
 
-  /** The number of the last batch handed out. */
+  /** The number of the last batch of events handed out (the same in every process once it has arrived). */
   get seq(): number {
-    return this.lastSeq;
+    return this.lastBatchSeq;
   }
 
-  publish(batch: Delivery[]): void {
-    this.send({ d: batch });
+  publish(batch: Delivery[], notices: Notice[] = []): Promise<void> | void {
+    const sent = this.send(notices.length > 0 ? { d: batch, n: notices } : { d: batch }, batch.length > 0);
+    // While Redis is away the batch waits in the connection's queue, and answers do not wait for it.
+    if (this.publisher.status !== 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      sent.then(() => undefined, () => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, PUBLISH_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   handOff(handoff: Handoff): Promise<unknown> {
@@ -87,8 +110,9 @@ export class RedisBus implements EventBus {
     return this.send({ x: deletion });
   }
 
-  private send(message: Message): Promise<unknown> {
-    const sent = this.publisher.eval(PUBLISH_SCRIPT, 2, `${this.prefix}events:seq`, this.channel, JSON.stringify(message));
+  private send(message: Message, carriesEvents = false): Promise<unknown> {
+    const keys = [`${this.prefix}events:seq`, this.channel, `${this.prefix}events:last-batch`];
+    const sent = this.publisher.eval(PUBLISH_SCRIPT, keys.length, ...keys, JSON.stringify(message), carriesEvents ? '1' : '0');
     sent.catch(this.onError);
     return sent;
   }
@@ -106,6 +130,11 @@ export class RedisBus implements EventBus {
   onQueueDeletion(listener: (deletion: QueueDeletion) => void): () => void {
     this.deletionListeners.add(listener);
     return () => this.deletionListeners.delete(listener);
+  }
+
+  onNotice(listener: (notice: Notice) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
   }
 
   onGap(listener: () => void): () => void {
@@ -142,6 +171,9 @@ export class RedisBus implements EventBus {
       for (const listener of this.deletionListeners) listener(message.x);
       return;
     }
+    for (const notice of message.n ?? []) for (const listener of this.noticeListeners) listener(notice);
+    if (message.d.length === 0) return;
+    this.lastBatchSeq = seq;
     this.keep(seq, message.d);
     for (const listener of this.listeners) listener(message.d);
   }

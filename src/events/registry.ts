@@ -58,13 +58,20 @@ export class QueueRegistry implements EventQueues {
     this.heartbeats = new Heartbeats(services.config.heartbeatMinSeconds, services.config.heartbeatMaxSeconds);
   }
 
-  /** Starts taking deliveries, reloads queues saved by the previous run, and sweeps idle queues. */
-  async start(): Promise<void> {
+  /**
+   * Starts taking deliveries, reloads queues saved by the previous run, and sweeps idle queues.
+   * Returns the ids of the queues reloaded. In a cluster a saved queue is taken only if no batch
+   * of events has been published since it was saved (it would have missed them): otherwise its
+   * client gets BAD_EVENT_QUEUE_ID and registers again.
+   */
+  async start(): Promise<string[]> {
     this.unsubscribe = this.services.bus.subscribe((batch) => this.deliver(batch));
-    await this.restore(await loadSnapshots(this.services.db));
+    const { bus } = this.services;
+    const ids = await this.restore(await loadSnapshots(this.services.db), (saved) => saved.busSeq === undefined || saved.busSeq === bus.seq);
     this.sweepTimer = setInterval(() => this.sweep(), SWEEP_SECONDS * 1000);
     this.sweepTimer.unref();
     this.heartbeats.start();
+    return ids;
   }
 
   /**
@@ -91,18 +98,19 @@ export class QueueRegistry implements EventQueues {
     await this.settle();
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()), Boolean(this.services.cluster));
+    await saveSnapshots(this.services.db, [...this.entries.values()].map((e) => e.queue.snapshot()), Boolean(this.services.cluster), this.services.bus.seq);
   }
 
   /**
    * Takes in saved or handed-over queues (those whose user or organization is gone are dropped)
    * and returns the ids of those taken.
    */
-  async restore(snapshots: readonly QueueSnapshot[]): Promise<string[]> {
+  async restore<T extends QueueSnapshot>(snapshots: readonly T[], take: (snapshot: T) => boolean = () => true): Promise<string[]> {
     const entries = await Promise.all(snapshots.map((snapshot) => this.prepare(EventQueue.restore(snapshot)).catch(() => null)));
     const taken: string[] = [];
-    for (const entry of entries) {
-      if (!entry) continue;
+    for (const [i, entry] of entries.entries()) {
+      // Decided as the queue is added: from here on it takes every delivery.
+      if (!entry || !take(snapshots[i]!)) continue;
       this.add(entry);
       taken.push(entry.queue.id);
     }

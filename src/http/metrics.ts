@@ -1,9 +1,10 @@
 // Prometheus metrics at /metrics (off unless --metrics or --metrics-token): requests by route and
 // status with their latency, event queues and waiting polls, events delivered, the database pool,
-// and Node's own figures (event-loop delay, heap, GC). prom-client is loaded only when metrics are
+// Redis round trips in a cluster, and Node's own figures (event-loop delay, heap, GC). prom-client is loaded only when metrics are
 // on, so a server without them carries none of it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { countRedisCommands, REDIS_BUCKETS } from '../cluster/redis-metrics.js';
 import type { Services } from '../services.js';
 
 /** Latency buckets in seconds: event polls and uploads aside, requests take milliseconds. */
@@ -76,11 +77,30 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
     });
   }
 
+  const stopCountingRedis = services.cluster
+    ? countRedisCommands(
+        new prom.Counter({
+          name: 'confab_redis_commands_total',
+          help: 'Redis commands sent (round trips; a pipeline counts each of its commands), by command and result',
+          labelNames: ['command', 'result'],
+          registers: [registry],
+        }),
+        new prom.Histogram({
+          name: 'confab_redis_command_duration_seconds',
+          help: 'Time from a Redis command being written to its answer, by command',
+          labelNames: ['command'],
+          buckets: REDIS_BUCKETS,
+          registers: [registry],
+        }),
+      )
+    : () => undefined;
+
   const stopCounting = services.bus.subscribe((batch) => {
     for (const { event, users } of batch) delivered.inc({ type: String(event.type) }, users.length);
   });
   app.addHook('onClose', (_app, done) => {
     stopCounting();
+    stopCountingRedis();
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {

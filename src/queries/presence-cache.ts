@@ -1,7 +1,8 @@
 // The realm's `presences` answer, kept for the rest of the current second. Every open client's
 // ping asks for everyone's presence, so at 1,000 users the same answer would be rebuilt ~17 times
-// a second; this process's own writes patch the kept answers after commit, and anything else
-// (other processes, settings, deactivations) shows within a second.
+// a second; this process's own writes patch the kept answers after commit, other processes'
+// writes too (they arrive as notices on the cluster's bus), and anything else (settings,
+// deactivations) shows within a second.
 import type { DbOrTx } from '../db/schema.js';
 import { legacyPresence, presencesDict, slimPresence } from '../lib/presence.js';
 import { realmPresence, type PresenceEntry } from './presence.js';

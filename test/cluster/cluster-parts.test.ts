@@ -1,6 +1,7 @@
 // The cluster's parts against a real Redis, each under a prefix of its own: the shared rate-limit
-// counters, periodic jobs taking turns, the bus's numbering (order, a gap noticed, batches kept for
-// queues on the move), and the flags that refuse a cluster without PostgreSQL.
+// counters, periodic jobs taking turns, hand-offs claimed or withdrawn, the bus's numbering (order,
+// a gap noticed, batches kept for queues on the move), and the flags that refuse a cluster without
+// PostgreSQL.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +10,7 @@ import { ClusterMember } from '../../src/cluster/cluster.js';
 import { RedisBus } from '../../src/cluster/redis-bus.js';
 import { connectRedis, type Redis } from '../../src/cluster/redis.js';
 import { loadConfig } from '../../src/config.js';
-import type { Delivery } from '../../src/events/bus.js';
+import type { Delivery, Notice } from '../../src/events/bus.js';
 import { TEST_REDIS_URL } from '../support/cluster.js';
 import { TestClock } from '../support/clock.js';
 
@@ -94,6 +95,22 @@ describe('cluster parts on Redis', { skip: !TEST_REDIS_URL && 'needs TEST_DATABA
     assert.equal((await Promise.all(members.map((m) => m.takeTurn('sweep', 1000)))).filter(Boolean).length, 1);
   });
 
+  it('lets either the receiver claim a hand-off or its sender withdraw it, never both', async () => {
+    const [sender, receiver] = await Promise.all([0, 1].map(async () => new ClusterMember(await open(), redis, redis, prefix)));
+    await sender.offerHandoff('claimed');
+    assert.equal(await receiver.claimHandoff('claimed'), true);
+    assert.equal(await sender.withdrawHandoff('claimed'), false);
+    assert.equal(await sender.handoffState('claimed'), 'taken');
+    await receiver.confirmHandoff('claimed');
+    assert.equal(await sender.handoffState('claimed'), 'done');
+
+    await sender.offerHandoff('withdrawn');
+    assert.equal(await sender.withdrawHandoff('withdrawn'), true);
+    assert.equal(await receiver.claimHandoff('withdrawn'), false);
+    // A hand-off never offered (or long expired) is not claimed either.
+    assert.equal(await receiver.claimHandoff('unknown'), false);
+  });
+
   it('numbers batches in one order for every process, keeps them for moving queues, and notices a gap', async () => {
     const clock = new TestClock();
     const buses = await Promise.all([0, 1].map(async () => new RedisBus(await open(true), await open(true), prefix, clock, (error) => assert.fail(String(error)))));
@@ -109,6 +126,15 @@ describe('cluster parts on Redis', { skip: !TEST_REDIS_URL && 'needs TEST_DATABA
     // Both processes hand out the batches in the same order.
     assert.deepEqual(seen[0], seen[1]);
     assert.deepEqual(buses[1]!.since(start + 4)?.map((entry) => entry.batch), seen[1]!.slice(4));
+    // Notices reach every process; a message without events does not move the number of the last batch.
+    const notices: Notice[][] = [[], []];
+    buses.forEach((bus, i) => bus.onNotice((notice) => notices[i]!.push(notice)));
+    const lastBatch = buses[1]!.seq;
+    await buses[0]!.publish([], [{ kind: 'linkifiers', realmId: 7 }]);
+    await waitFor(() => notices.every((n) => n.length === 1));
+    assert.deepEqual(notices[1], [{ kind: 'linkifiers', realmId: 7 }]);
+    assert.equal(buses[1]!.seq, lastBatch);
+    assert.equal(seen[1]!.length, 6);
     // A number skipped (a message lost while the subscription was cut) is noticed.
     await redis.incr(`${prefix}events:seq`);
     buses[0]!.publish(batch(7));

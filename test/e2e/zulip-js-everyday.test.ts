@@ -2,11 +2,12 @@
 // real server: register every state area, ping presence, set a status, mention a group, fill in
 // a profile field, schedule a message, list a stream's topics.
 // zulip-js posts multipart forms, whose values must be strings, so booleans go as 'true'/'false'.
+// The same session runs against one process and against three behind nginx (support/e2e-targets.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import zulip, { type Client } from 'zulip-js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
-import { startTestServer, type TestServer } from '../support/running-server.js';
+import { E2E_TARGETS, type E2eServer, eventsUntil } from '../support/e2e-targets.js';
 
 /** The keys the terminal and mobile clients read from register before they draw anything. */
 const START_UP_KEYS = [
@@ -17,8 +18,8 @@ const START_UP_KEYS = [
   'realm_incoming_webhook_bots', 'recent_private_conversations', 'starred_messages', 'drafts', 'user_settings',
 ];
 
-describe('zulip-js: an everyday session', () => {
-  let server: TestServer;
+for (const target of E2E_TARGETS) describe(`zulip-js: an everyday session: ${target.name}`, { skip: target.skip }, () => {
+  let server: E2eServer;
   let mark: Client;
   let mona: Client;
   let olivia: Client;
@@ -26,7 +27,7 @@ describe('zulip-js: an everyday session', () => {
   let monaId: number;
 
   before(async () => {
-    server = await startTestServer('e2e-everyday', { fastHeartbeats: true });
+    server = await target.start('e2e-everyday');
     mark = await zulip({ realm: server.url, username: 'mark@confab.test', password: DEV_PASSWORD });
     mona = await zulip({ realm: server.url, username: 'mona@confab.test', password: DEV_PASSWORD });
     olivia = await zulip({ realm: server.url, username: 'olivia@confab.test', password: DEV_PASSWORD });
@@ -34,7 +35,7 @@ describe('zulip-js: an everyday session', () => {
     monaId = (await mona.users.me.getProfile()).user_id;
   });
 
-  after(() => server.stop());
+  after(() => server?.stop());
 
   it('registers with every state area, as the terminal and mobile clients do', async () => {
     const state = await mona.queues.register({ apply_markdown: 'true', client_gravatar: 'true', slim_presence: 'true' });
@@ -65,8 +66,8 @@ describe('zulip-js: an everyday session', () => {
       status_text: 'In a meeting', away: 'false', emoji_name: 'calendar', emoji_code: '1f4c5', reaction_type: 'unicode_emoji',
     });
     assert.equal(set.result, 'success', JSON.stringify(set));
-    const answer = await mona.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
-    const event = answer.events.find((e: { type: string }) => e.type === 'user_status');
+    const events = await eventsUntil(mona, queue, (received) => received.some((e) => e.type === 'user_status'));
+    const event = events.find((e) => e.type === 'user_status')!;
     assert.equal(event.user_id, markId);
     assert.equal(event.status_text, 'In a meeting');
     const read = await mona.callEndpoint(`/users/${markId}/status`, 'GET');

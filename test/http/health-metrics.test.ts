@@ -66,8 +66,9 @@ for (const dialect of testDialects()) {
       const delivered = /^confab_events_delivered_total\{type="message"\} (\d+)$/m.exec(text);
       assert.ok(delivered && Number(delivered[1]) >= 2, 'a stream message reaches at least its sender and one subscriber');
       assert.match(text, /^confab_nodejs_eventloop_lag_seconds /m);
-      // The scrape itself is not counted.
+      // The scrape itself is not counted; Redis round trips are reported only in a cluster (test/cluster/cluster-state.test.ts).
       assert.doesNotMatch(text, /route="\/metrics"/);
+      assert.doesNotMatch(text, /^confab_redis_/m);
       if (dialect === 'postgres') assert.match(text, /^confab_db_pool_connections\{state="open"\} \d+$/m);
     });
   });

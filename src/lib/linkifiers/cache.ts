@@ -10,7 +10,10 @@ import { type CompiledLinkifier, compileLinkifiers, type LinkifierRow } from './
  * which at worst reloads a list that had not changed.
  */
 const generations = new Map<number, number>();
-/** Another server process may change the list; its change is picked up within this time. */
+/**
+ * Another process of a cluster says when it changed the list (a notice on the bus); a change made
+ * otherwise (SQL, a process outside the cluster) is picked up within this time.
+ */
 const MAX_AGE_MS = 15_000;
 
 interface Entry {
