@@ -19,9 +19,10 @@ let files = [...find('src'), ...find('test'), ...find('bench'), ...find('web')].
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 const shardCount = Math.max(1, Math.min(Number(process.env.TEST_SHARDS ?? 2), files.length));
 
-// The browser suites serve the built web client from dist/web: it is built here, once, when web/
-// changed, so that no suite rebuilds it (emptying it for a while) under another shard's pages.
-if (files.some((file) => readFileSync(file, 'utf8').includes('browserSuite('))) {
+// The browser suites serve the built web client from dist/web (and the budget test reads it): it is
+// built here, once, when web/ changed, so that no suite rebuilds it (emptying it for a while) under
+// another shard's pages.
+if (files.some((file) => /browserSuite\(|builtWebClient\(/.test(readFileSync(file, 'utf8')))) {
   const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-changed'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(1);
 }
