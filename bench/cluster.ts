@@ -18,7 +18,7 @@ import { figure, type PerUnit, perUnit, queuesPerProcess, type SetupSummary, sum
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { type BenchTargets, discoverTargets, removeSentMessages, sendBody } from './lib/discover.js';
 import { paced, runFanout } from './lib/fanout.js';
-import { agent, call, percentile } from './lib/http-client.js';
+import { agent, type Answer, call, percentile } from './lib/http-client.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { runBench } from './lib/servers.js';
 import { positiveInt } from './lib/store-options.js';
@@ -96,6 +96,8 @@ interface SetupResult extends SetupSummary {
   work: { sends: PerUnit | null; fanout: PerUnit | null; presence: PerUnit | null; typing: PerUnit | null };
   raw: Record<string, { units: number; work: Work } | undefined>;
   presenceLatency: { p50: number; p99: number } | null;
+  /** What went wrong: answers other than 200, or the error that ended the setup early. */
+  problems: string[];
 }
 
 interface Context {
@@ -162,28 +164,33 @@ async function presenceAMinuteAgo(ctx: Context): Promise<void> {
     ON CONFLICT (user_id) DO UPDATE SET last_active_time = ${then}, last_connected_time = ${then}`.execute(ctx.store.db);
 }
 
+/** Answers that were not 200, by status and message, as a note for the report. */
+function refusals(what: string, answers: Answer[]): string[] {
+  const counts = new Map<string, number>();
+  for (const a of answers) if (a.status !== 200) counts.set(`${a.status} ${a.body.msg ?? ''}`, (counts.get(`${a.status} ${a.body.msg ?? ''}`) ?? 0) + 1);
+  return [...counts].map(([answer, n]) => `${what}: ${n} of ${answers.length} answered ${answer}`);
+}
+
 /** One ping of each client's person at --ping-rate, as the web app pings; per ping. */
-async function presence(ctx: Context, port: number, meter: Meter): Promise<Measured & { times: number[] }> {
+async function presence(ctx: Context, port: number, meter: Meter): Promise<Measured & { times: number[]; problems: string[] }> {
   await presenceAMinuteAgo(ctx);
   const stop = await meter();
-  const times = await paced(ctx.audience.length, options.pingRate, async (n) => {
+  const answers = await paced(ctx.audience.length, options.pingRate, async (n) => {
     const started = performance.now();
     const answer = await call(port, 'POST', '/users/me/presence', ctx.audience[n]!.auth, { status: 'active', slim_presence: 'true' });
-    if (answer.status !== 200) throw new Error(`presence ping answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    return answer.receivedAt - started;
+    return { ...answer, ms: answer.receivedAt - started };
   });
-  return { units: times.length, work: await stop(), times: times.sort((a, b) => a - b) };
+  const work = await stop();
+  const times = answers.filter((a) => a.status === 200).map((a) => a.ms).sort((a, b) => a - b);
+  return { units: answers.length, work, times, problems: refusals('presence pings', answers) };
 }
 
 /** Typing start and stop in turn to a topic of the 50-subscriber stream; per notification. */
-async function typing(ctx: Context, port: number, meter: Meter): Promise<Measured> {
+async function typing(ctx: Context, port: number, meter: Meter): Promise<Measured & { problems: string[] }> {
   const params = (n: number) => ({ type: 'stream', op: n % 2 === 0 ? 'start' : 'stop', stream_id: String(ctx.targets.sendStream.id), topic: 'load test 0' });
   const stop = await meter();
   const answers = await paced(options.typing, TYPING_RATE, (n) => call(port, 'POST', '/typing', ctx.sender.auth, params(n)));
-  const work = await stop();
-  const failed = answers.find((a) => a.status !== 200);
-  if (failed) throw new Error(`typing answered ${failed.status}: ${JSON.stringify(failed.body)}`);
-  return { units: answers.length, work };
+  return { units: answers.length, work: await stop(), problems: refusals('typing notifications', answers) };
 }
 
 async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
@@ -201,7 +208,9 @@ async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
     pgStats: ctx.stats, database: ctx.databaseName, sqlProxy: ctx.sqlProxy,
   };
   const meter: Meter = (clientPids = []) => startMeter(meterSetup, clientPids);
-  const result: SetupResult = { label: setup.label, sends: null, fanout: null, work: { sends: null, fanout: null, presence: null, typing: null }, raw: {}, presenceLatency: null };
+  const result: SetupResult = {
+    label: setup.label, sends: null, fanout: null, work: { sends: null, fanout: null, presence: null, typing: null }, raw: {}, presenceLatency: null, problems: [],
+  };
   const keep = (part: keyof SetupResult['work'], measured: Measured) => {
     result.work[part] = perUnit(measured.work, measured.units);
     result.raw[part] = { units: measured.units, work: measured.work };
@@ -213,6 +222,7 @@ async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
       const measured = await sends(ctx, port, meter);
       const { load } = measured;
       result.sends = { perSecond: load.perSecond, p50: load.p50, p99: load.p99 };
+      if (load.non2xx > 0 || load.errors > 0) result.problems.push(`sends: ${load.non2xx} answers other than 2xx ${JSON.stringify(load.statusCodes)}, ${load.errors} errors`);
       const per = keep('sends', measured);
       log(`  ${load.perSecond.toFixed(0)} msgs/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms; Confab CPU ${per.confabCpuMs.toFixed(2)} ms per message`);
     }
@@ -220,11 +230,14 @@ async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
       log(`${setup.label}: ${ctx.audience.length} presence pings at ${options.pingRate}/s...`);
       const measured = await presence(ctx, port, meter);
       result.presenceLatency = { p50: percentile(measured.times, 50), p99: percentile(measured.times, 99) };
+      result.problems.push(...measured.problems);
       keep('presence', measured);
     }
     if (options.parts.has('typing')) {
       log(`${setup.label}: ${options.typing} typing notifications at ${TYPING_RATE}/s...`);
-      keep('typing', await typing(ctx, port, meter));
+      const measured = await typing(ctx, port, meter);
+      result.problems.push(...measured.problems);
+      keep('typing', measured);
     }
     if (options.parts.has('fanout')) {
       log(`${setup.label}: fan-out to ${ctx.audience.length} long-polling clients at ${options.rate}/s...`);
@@ -233,10 +246,14 @@ async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
         rates: [options.rate], seconds: options.seconds, clientProcesses: options.clientProcesses, meter,
       });
       const run = results[0]!;
-      result.fanout = { latencies: run.latencies, incomplete: run.incomplete, queuesPerProcess: queuesPerProcess(queueIds) };
+      result.fanout = { latencies: run.latencies, incomplete: run.incomplete, queuesPerProcess: queuesPerProcess(queueIds), pollsPerMessage: run.polls / run.sent };
       const per = keep('fanout', { units: run.sent, work: run.measured });
       log(`  p50 ${percentile(run.latencies, 50).toFixed(1)} ms, p99 ${percentile(run.latencies, 99).toFixed(1)} ms, ${run.incomplete} not delivered to all; Confab CPU ${per.confabCpuMs.toFixed(1)} ms per message`);
     }
+  } catch (error) {
+    // A setup the machine could not carry is a result too: the next one still runs.
+    result.problems.push(`ended early: ${error instanceof Error ? error.message : String(error)}`);
+    log(`  ${result.problems.at(-1)}`);
   } finally {
     await Promise.all(confabs.map((c) => c.stop()));
     stopNginx();
@@ -309,6 +326,7 @@ async function main() {
     ...results.filter((r) => r.presenceLatency).map((r) => `  ${r.label}: ping p50 ${r.presenceLatency!.p50.toFixed(1)} ms, p99 ${r.presenceLatency!.p99.toFixed(1)} ms`), '',
     workTable('per typing notification (stream of 50)', perSetup('typing')), '',
     ...(rateLimits ? [rateLimitLine(rateLimits)] : []),
+    ...results.flatMap((r) => r.problems.map((problem) => `${r.label}: ${problem}`)),
   ].join('\n');
   console.log(`\n${report}`);
   const file = join(resultsDir, `${stamp}-cluster.json`);

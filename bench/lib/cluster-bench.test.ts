@@ -136,6 +136,7 @@ describe('per-unit figures', () => {
     assert.equal(per.sqlTransactions, 3);
     assert.deepEqual(per.sqlByKind, { select: 4, with: 1 });
     assert.equal(per.machineBusy, 0.9);
+    assert.deepEqual(per.cores, [0.0625, 0.025, 0.00625, 0.00125, 0.0125, 0.0075]);
   });
 
   it('writes figures with three significant digits and lists counts most first', () => {

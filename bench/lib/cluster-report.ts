@@ -10,6 +10,8 @@ export interface PerUnit {
   redisCpuMs: number;
   harnessCpuMs: number;
   machineBusy: number;
+  /** Cores each part kept busy over the stretch: Confab, PostgreSQL, nginx, Redis, load generator, SQL proxy. */
+  cores: number[];
   redisCommands: number;
   /** Commands by name, scripts' own calls included, per unit. */
   redisCalls: Record<string, number>;
@@ -31,7 +33,7 @@ const perEach = (counts: Record<string, number>, units: number) => Object.fromEn
 
 export function perUnit(work: Work, units: number): PerUnit {
   const per = (n: number) => n / units;
-  const { redis, sql } = work;
+  const { redis, sql, cpuMs: c } = work;
   return {
     confabCpuMs: per(work.cpuMs.confab),
     nginxCpuMs: per(work.cpuMs.nginx),
@@ -39,6 +41,7 @@ export function perUnit(work: Work, units: number): PerUnit {
     redisCpuMs: per(work.cpuMs.redis),
     harnessCpuMs: per(work.cpuMs.harness),
     machineBusy: work.machineBusy,
+    cores: [c.confab, c.postgres, c.nginx, c.redis, c.harness, c.sqlProxy].map((ms) => ms / 1000 / work.seconds),
     redisCommands: redis ? per(redis.commands) : NaN,
     redisCalls: redis ? perEach(redis.calls, units) : {},
     redisBytesIn: redis ? per(redis.bytesIn) : NaN,
@@ -92,6 +95,7 @@ const WORK_ROWS: Array<[string, (p: PerUnit) => string]> = [
   ['rows answered', (p) => (Number.isNaN(p.sqlStatements) ? '-' : figure(p.sqlRows.select ?? 0))],
   ['bytes to PostgreSQL', (p) => figure(p.sqlBytesToServer)],
   ['bytes from PostgreSQL', (p) => figure(p.sqlBytesFromServer)],
+  ['cores busy: Confab/PG/nginx/Redis/load/proxy', (p) => p.cores.map((n) => (Number.isFinite(n) ? n.toFixed(2) : '-')).join('/')],
   ['machine busy (all cores, everyone)', (p) => `${(100 * p.machineBusy).toFixed(0)}%`],
 ];
 
@@ -112,7 +116,7 @@ export function workTable(title: string, setups: Array<{ label: string; per: Per
 export interface SetupSummary {
   label: string;
   sends: { perSecond: number; p50: number; p99: number } | null;
-  fanout: { latencies: number[]; incomplete: number; queuesPerProcess: number[] } | null;
+  fanout: { latencies: number[]; incomplete: number; queuesPerProcess: number[]; pollsPerMessage: number } | null;
 }
 
 const ratio = (a: number, b: number | undefined) => (b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? '-' : `${(a / b).toFixed(2)}x`);
@@ -121,7 +125,7 @@ const ratio = (a: number, b: number | undefined) => (b === undefined || !Number.
 export function summaryTable(setups: SetupSummary[], rate: number): string {
   const base = setups[0];
   const baseP = (p: number) => (base?.fanout ? percentile(base.fanout.latencies, p) : undefined);
-  const rows = [['setup', 'sends/s', 'x base', 'p50 ms', 'p99 ms', 'x base p99', `fan-out ${rate}/s p50 ms`, 'p99 ms', 'x base p50', 'x base p99', 'not delivered to all', 'queues per process']];
+  const rows = [['setup', 'sends/s', 'x base', 'p50 ms', 'p99 ms', 'x base p99', `fan-out ${rate}/s p50 ms`, 'p99 ms', 'x base p50', 'x base p99', 'not delivered to all', 'polls per message', 'queues per process']];
   for (const s of setups) {
     const f = s.fanout;
     const p50 = f ? percentile(f.latencies, 50) : NaN;
@@ -138,6 +142,7 @@ export function summaryTable(setups: SetupSummary[], rate: number): string {
       ratio(p50, baseP(50)),
       ratio(p99, baseP(99)),
       f ? String(f.incomplete) : '-',
+      f ? figure(f.pollsPerMessage) : '-',
       f ? f.queuesPerProcess.join('/') : '-',
     ]);
   }

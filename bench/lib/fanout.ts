@@ -73,6 +73,8 @@ export interface FanoutResult<M> {
   latencies: number[];
   incomplete: number;
   sent: number;
+  /** Polls the clients had answered over the measured sends and the drain after them. */
+  polls: number;
   measured: M;
 }
 
@@ -110,10 +112,16 @@ export async function runFanout<M>(spec: FanoutSpec<M>): Promise<{ queueIds: str
     for (const rate of spec.rates) {
       await sendAt(spec, rate, rate * WARMUP_SECONDS, 'warm-up');
       await sleep(1000);
+      const answered = async () => {
+        const counts = await Promise.all(processes.map((child) => child.ask({ kind: 'count' }, 'count')));
+        return counts.reduce((sum, c) => sum + (c.kind === 'count' ? c.answers : 0), 0);
+      };
+      const pollsBefore = await answered();
       const stop = await spec.meter(processes.map((child) => child.pid));
       const sent = await sendAt(spec, rate, rate * spec.seconds, 'measured');
       await sleep(DRAIN_MS);
       const measured = await stop();
+      const polls = (await answered()) - pollsBefore;
       const received = new Map<number, { count: number; last: number }>();
       for (const child of processes) {
         const answer = await child.ask({ kind: 'collect' }, 'receipts');
@@ -127,7 +135,7 @@ export async function runFanout<M>(spec: FanoutSpec<M>): Promise<{ queueIds: str
         .filter((s) => (received.get(s.id)?.count ?? 0) >= queues.length)
         .map((s) => received.get(s.id)!.last - s.at)
         .sort((a, b) => a - b);
-      results.push({ rate, latencies, incomplete: sent.length - latencies.length, sent: sent.length, measured });
+      results.push({ rate, latencies, incomplete: sent.length - latencies.length, sent: sent.length, polls, measured });
     }
     await Promise.all(processes.map((child) => child.ask({ kind: 'stop' }, 'stopped')));
     return { queueIds: queues.map((q) => q.queueId), results };
