@@ -14,7 +14,7 @@ import { openStore, type Store } from '../src/db/connect.js';
 import { startNginx } from '../test/support/nginx.js';
 import { type Person, pickAudience } from './lib/audience.js';
 import { type BenchRedis, connectRedisForStats, createBenchDatabase, dropDatabase, type SqlProxy, startConfabs, startRedis, startSqlProxy } from './lib/cluster-setup.js';
-import { figure, type PerUnit, perUnit, queuesPerProcess, type SetupSummary, summaryTable, workTable } from './lib/cluster-report.js';
+import { clusterReport, perUnit, queuesPerProcess, type SetupSummary } from './lib/cluster-report.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { type BenchTargets, discoverTargets, removeSentMessages, sendBody } from './lib/discover.js';
 import { paced, runFanout } from './lib/fanout.js';
@@ -93,11 +93,7 @@ interface Setup {
 }
 
 interface SetupResult extends SetupSummary {
-  work: { sends: PerUnit | null; fanout: PerUnit | null; presence: PerUnit | null; typing: PerUnit | null };
   raw: Record<string, { units: number; work: Work } | undefined>;
-  presenceLatency: { p50: number; p99: number } | null;
-  /** What went wrong: answers other than 200, or the error that ended the setup early. */
-  problems: string[];
 }
 
 interface Context {
@@ -267,13 +263,6 @@ async function runSetup(ctx: Context, setup: Setup): Promise<SetupResult> {
   return result;
 }
 
-/** Rate limits are on in a real cluster and off here: what each check would add to Redis. */
-function rateLimitLine(cost: RateLimitCost): string {
-  const { cpuMs, commands, bytesIn, bytesOut } = cost.perHit;
-  return `per rate-limit check (an API request makes two, a poll one; ${cost.hits.toLocaleString('en')} measured apart on the same Redis): ` +
-    `Redis CPU ${figure(cpuMs)} ms, ${figure(commands)} commands, ${figure(bytesIn)} bytes to Redis, ${figure(bytesOut)} bytes from it`;
-}
-
 async function main() {
   if (values.help) return void console.log(USAGE);
   const resultsDir = join(ROOT, 'bench', 'results');
@@ -296,11 +285,13 @@ async function main() {
   ];
   const results: SetupResult[] = [];
   let rateLimits: RateLimitCost | null = null;
+  let audienceSize = 0;
   try {
     const targets = await discoverTargets(store, COMMON_SEARCH_WORD);
     const { stream, people } = await pickAudience(store);
     const sender = people.find((p) => p.email === targets.user.email) ?? people[0]!;
     const audience = people.filter((p) => p !== sender).slice(0, options.clients);
+    audienceSize = audience.length;
     log(`sends to #${targets.sendStream.name} (${targets.sendStream.subscribers} subscribers) as ${targets.user.email}; ${audience.length} long-polling clients`);
     const ctx: Context = { databaseUrl, sqlProxy, databaseName, store, stats, redis, targets, sender, fanoutStream: stream.name, audience, entry: ensureCompiled(ROOT, log), logFile };
     for (const setup of setups) results.push(await runSetup(ctx, setup));
@@ -315,19 +306,7 @@ async function main() {
   const loadAfter = loadavg();
   const title = `Confab cluster benchmark ${stamp} (${cpus().length} cores; load average ${loadBefore[0]!.toFixed(1)} at the start, ${loadAfter[0]!.toFixed(1)} at the end; ` +
     `sends: ${options.sendConnections} connections for ${options.duration} s; fan-out: ${options.rate} msgs/s for ${options.seconds} s)`;
-  const perSetup = (key: keyof SetupResult['work']) => results.map((r) => ({ label: r.label, per: r.work[key] }));
-  const report = [
-    title, '',
-    summaryTable(results, options.rate), '',
-    workTable('per message sent, 50 subscribers, no clients', perSetup('sends')),
-    'A send writes its message and a user_message row per recipient in one WITH statement, whose tag counts only the id it answers.', '',
-    workTable(`per message of the fan-out (${options.clients} clients)`, perSetup('fanout')), '',
-    workTable('per presence ping (writes, announces nothing)', perSetup('presence')),
-    ...results.filter((r) => r.presenceLatency).map((r) => `  ${r.label}: ping p50 ${r.presenceLatency!.p50.toFixed(1)} ms, p99 ${r.presenceLatency!.p99.toFixed(1)} ms`), '',
-    workTable('per typing notification (stream of 50)', perSetup('typing')), '',
-    ...(rateLimits ? [rateLimitLine(rateLimits)] : []),
-    ...results.flatMap((r) => r.problems.map((problem) => `${r.label}: ${problem}`)),
-  ].join('\n');
+  const report = clusterReport(title, results, { rate: options.rate, clients: audienceSize, rateLimits });
   console.log(`\n${report}`);
   const file = join(resultsDir, `${stamp}-cluster.json`);
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), loadBefore, loadAfter, options: { ...options, parts: [...options.parts] }, results, rateLimits, report }, null, 2) + '\n');

@@ -1,6 +1,7 @@
 // The cluster benchmark's tables: throughput and latency of each setup beside the single process,
 // and the work per message (or ping, or notification) of each part, side by side.
 import { percentile } from './http-client.js';
+import type { RateLimitCost } from './rate-limit-cost.js';
 import type { Work } from './work-meter.js';
 
 export interface PerUnit {
@@ -117,6 +118,10 @@ export interface SetupSummary {
   label: string;
   sends: { perSecond: number; p50: number; p99: number } | null;
   fanout: { latencies: number[]; incomplete: number; queuesPerProcess: number[]; pollsPerMessage: number } | null;
+  work: { sends: PerUnit | null; fanout: PerUnit | null; presence: PerUnit | null; typing: PerUnit | null };
+  presenceLatency: { p50: number; p99: number } | null;
+  /** What went wrong: answers other than 200, or the error that ended the setup early. */
+  problems: string[];
 }
 
 const ratio = (a: number, b: number | undefined) => (b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? '-' : `${(a / b).toFixed(2)}x`);
@@ -158,4 +163,28 @@ export function queuesPerProcess(queueIds: string[]): number[] {
     counts.set(holder, (counts.get(holder) ?? 0) + 1);
   }
   return [...counts.values()].sort((a, b) => b - a);
+}
+
+/** Rate limits are on in a real cluster and off in the bench: what each check would add to Redis. */
+function rateLimitText(cost: RateLimitCost): string {
+  const { cpuMs, commands, bytesIn, bytesOut } = cost.perHit;
+  return `per rate-limit check (an API request makes two, a poll one; ${cost.hits.toLocaleString('en')} measured apart on the same Redis): ` +
+    `Redis CPU ${figure(cpuMs)} ms, ${figure(commands)} commands, ${figure(bytesIn)} bytes to Redis, ${figure(bytesOut)} bytes from it`;
+}
+
+/** The whole report: the summary, a work table per stretch, the rate-limit check and what went wrong. */
+export function clusterReport(title: string, setups: SetupSummary[], run: { rate: number; clients: number; rateLimits: RateLimitCost | null }): string {
+  const perSetup = (key: keyof SetupSummary['work']) => setups.map((r) => ({ label: r.label, per: r.work[key] }));
+  return [
+    title, '',
+    summaryTable(setups, run.rate), '',
+    workTable('per message sent, 50 subscribers, no clients', perSetup('sends')),
+    'A send writes its message and a user_message row per recipient in one WITH statement, whose tag counts only the id it answers.', '',
+    workTable(`per message of the fan-out (${run.clients} clients)`, perSetup('fanout')), '',
+    workTable('per presence ping (writes, announces nothing)', perSetup('presence')),
+    ...setups.filter((r) => r.presenceLatency).map((r) => `  ${r.label}: ping p50 ${r.presenceLatency!.p50.toFixed(1)} ms, p99 ${r.presenceLatency!.p99.toFixed(1)} ms`), '',
+    workTable('per typing notification (stream of 50)', perSetup('typing')), '',
+    ...(run.rateLimits ? [rateLimitText(run.rateLimits)] : []),
+    ...setups.flatMap((r) => r.problems.map((problem) => `${r.label}: ${problem}`)),
+  ].join('\n');
 }
