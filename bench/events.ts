@@ -1,6 +1,5 @@
 // Event benchmarks: fan-out of message events to many long-polling clients, many idle long-polls
 // held at once, and POST /register latency. Usage: npm run bench:events -- --data-dir DIR
-import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -10,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
-import type { FromClient, ToClient } from './lib/fanout-client.js';
+import { pool, register, runFanout } from './lib/fanout.js';
 import { type Person, pickAudience, removeTopicMessages } from './lib/audience.js';
 import { agent, call, percentile } from './lib/http-client.js';
 import { measure } from './lib/load.js';
@@ -19,7 +18,6 @@ import { positiveInt, storeChoice } from './lib/store-options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FANOUT_TOPIC = 'bench fan-out';
-const WARMUP_SECONDS = 2;
 const log = (line: string) => console.error(line);
 
 const { values } = parseArgs({
@@ -58,26 +56,6 @@ async function removeFanoutMessages() {
   return removeTopicMessages(store, FANOUT_TOPIC).finally(() => store.close());
 }
 
-/** Runs `work` over `items` with at most `limit` in flight. */
-async function pool<T, R>(items: T[], limit: number, work: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!, i);
-    }
-  }));
-  return out;
-}
-
-/** Without event types the queue takes every event and the state holds every area, as a full client asks. */
-async function register(port: number, person: Person, eventTypes?: string[]): Promise<{ queueId: string; lastEventId: number; receivedAt: number }> {
-  const answer = await call(port, 'POST', '/register', person.auth, eventTypes ? { event_types: eventTypes } : {});
-  if (answer.status !== 200) throw new Error(`register failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return { queueId: answer.body.queue_id, lastEventId: answer.body.last_event_id, receivedAt: answer.receivedAt };
-}
-
 /** Sequential registers (no queueing behind each other), each for every state area: the latency of one POST /register. */
 async function registerLatency(port: number, people: Person[], count: number, first = 0) {
   const times: number[] = [];
@@ -92,81 +70,20 @@ async function registerLatency(port: number, people: Person[], count: number, fi
   return times.sort((a, b) => a - b);
 }
 
-/** A process of long-polling clients (bench/lib/fanout-client.ts), driven over IPC. */
-function clientProcess() {
-  const child = fork(join(ROOT, 'bench', 'lib', 'fanout-client.ts'), { execArgv: ['--import', 'tsx'], cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (message: ToClient, answer: FromClient['kind']) =>
-    new Promise<FromClient>((resolve, reject) => {
-      const onMessage = (reply: FromClient) => {
-        if (reply.kind !== answer) return;
-        child.off('message', onMessage);
-        resolve(reply);
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`fan-out client exited with ${code}`)));
-      child.send(message);
-    });
-  return { ask, kill: () => child.kill() };
-}
-
-/**
- * Every client long-polls its own queue, spread over --client-processes processes; the sender
- * sends at `rate` for `seconds`; per message, the time from the send until every client holds it.
- */
-async function fanout(port: number, stream: string, sender: Person, people: Person[], rates: number[], serverCpuMs: () => number) {
-  const queues = await pool(people, 50, (person) => register(port, person, ['message']));
-  const processes = Array.from({ length: Math.min(clientProcesses, queues.length) }, clientProcess);
-  const share = (p: number) => queues.flatMap((queue, i) => (i % processes.length === p ? [{ auth: people[i]!.auth, ...queue }] : []));
-  try {
-    await Promise.all(processes.map((child, p) => child.ask({ kind: 'start', port, queues: share(p) }, 'started')));
-    await sleep(1000);
-    const results: Array<{ rate: number; latencies: number[]; incomplete: number; cpuMsPerMessage: number }> = [];
-    /** Sends at `rate` for `count` messages; resolves with each message's id and send time. */
-    const sendAt = async (rate: number, count: number, label: string) => {
-      const sent: Array<{ id: number; at: number }> = [];
-      const start = performance.now();
-      const sends: Promise<void>[] = [];
-      for (let n = 0; n < count; n++) {
-        const due = start + (n * 1000) / rate;
-        await sleep(Math.max(0, due - performance.now()));
-        const at = performance.timeOrigin + performance.now();
-        sends.push(call(port, 'POST', '/messages', sender.auth, { type: 'stream', to: stream, topic: FANOUT_TOPIC, content: `fan-out ${rate}/s ${label} #${n}` })
-          .then((answer) => void sent.push({ id: answer.body.id, at })));
-      }
-      await Promise.all(sends);
-      return sent;
-    };
-    for (const rate of rates) {
-      // Two seconds at the rate first, not counted: the first messages after a quiet spell meet cold caches.
-      await sendAt(rate, rate * WARMUP_SECONDS, 'warm-up');
-      await sleep(1000);
-      const total = rate * seconds;
-      const cpuBefore = serverCpuMs();
-      const sent = await sendAt(rate, total, 'measured');
-      await sleep(3000);
-      const cpuMsPerMessage = (serverCpuMs() - cpuBefore) / total;
-      const received = new Map<number, { count: number; last: number }>();
-      for (const child of processes) {
-        const answer = await child.ask({ kind: 'collect' }, 'receipts');
-        if (answer.kind !== 'receipts') continue;
-        for (const [id, entry] of answer.receipts) {
-          const sum = received.get(id) ?? { count: 0, last: 0 };
-          received.set(id, { count: sum.count + entry.count, last: Math.max(sum.last, entry.last) });
-        }
-      }
-      const latencies = sent
-        .filter((s) => (received.get(s.id)?.count ?? 0) >= queues.length)
-        .map((s) => received.get(s.id)!.last - s.at)
-        .sort((a, b) => a - b);
-      results.push({ rate, latencies, incomplete: sent.length - latencies.length, cpuMsPerMessage });
-      log(`fan-out at ${rate}/s: ${sent.length} messages, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${sent.length - latencies.length} not delivered to all, server CPU ${cpuMsPerMessage.toFixed(1)} ms per message`);
-    }
-    await Promise.all(processes.map((child) => child.ask({ kind: 'stop' }, 'stopped')));
-    return results;
-  } finally {
-    for (const child of processes) child.kill();
-    await pool(queues, 50, (queue, i) => call(port, 'DELETE', '/events', people[i]!.auth, { queue_id: queue.queueId }).catch(() => undefined));
-  }
+/** Fan-out at 1 and then 20 messages/s (bench/lib/fanout.ts), with the server's CPU time per message. */
+async function fanout(port: number, stream: string, sender: Person, people: Person[], serverCpuMs: () => number) {
+  const { results } = await runFanout({
+    port, stream, topic: FANOUT_TOPIC, sender, people, rates: [1, 20], seconds, clientProcesses,
+    meter: async () => {
+      const before = serverCpuMs();
+      return async () => serverCpuMs() - before;
+    },
+  });
+  return results.map(({ rate, latencies, incomplete, sent, measured }) => {
+    const cpuMsPerMessage = measured / sent;
+    log(`fan-out at ${rate}/s: ${sent} messages, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ${incomplete} not delivered to all, server CPU ${cpuMsPerMessage.toFixed(1)} ms per message`);
+    return { rate, latencies, incomplete, cpuMsPerMessage };
+  });
 }
 
 /** Holds `count` idle long-polls and measures another route's latency with and without them. */
@@ -211,7 +128,7 @@ async function main() {
     });
     try {
       log('fan-out against the bare Node.js long-poll baseline...');
-      baselineFan = await fanout(baselinePort, stream, sender, audience, [1, 20], () => cpuMsOf(baseline.pid));
+      baselineFan = await fanout(baselinePort, stream, sender, audience, () => cpuMsOf(baseline.pid));
     } finally {
       await baseline.stop();
     }
@@ -232,7 +149,7 @@ async function main() {
       log(`register, first 200 after start: p50 ${percentile(coldRegisters, 50).toFixed(1)} ms, p99 ${percentile(coldRegisters, 99).toFixed(1)} ms`);
       log(`register, next 200: p50 ${percentile(registers, 50).toFixed(1)} ms, p99 ${percentile(registers, 99).toFixed(1)} ms`);
     }
-    const fan = runs('fanout') ? await fanout(port, stream, sender, audience, [1, 20], () => cpuMsOf(confab.pid)) : [];
+    const fan = runs('fanout') ? await fanout(port, stream, sender, audience, () => cpuMsOf(confab.pid)) : [];
     const cap = runs('capacity') ? await capacity(port, people, idlePolls, () => confab.memory()?.rssMb ?? NaN) : null;
     const lines = [
       `Confab event benchmarks ${stamp} (${choice.kind}; ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start)`,

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { COMMON_SEARCH_WORD, DOMAIN_WORDS } from './lib/text.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
-import { type BenchTargets, discoverTargets, removeSentMessages } from './lib/discover.js';
+import { type BenchTargets, discoverTargets, removeSentMessages, sendBody } from './lib/discover.js';
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
@@ -257,8 +257,7 @@ async function runReads(targets: BenchTargets, port: number, auth: Record<string
 }
 
 async function runSends(targets: BenchTargets, port: number, auth: Record<string, string>, ctx: ScenarioContext, run: Run, windows: Windows) {
-  const bodyFor = (n: number) =>
-    new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
+  const bodyFor = (n: number) => sendBody(targets, n);
   const sendBase = ctx.baselineLoads.get(ctx.sendConnections)?.perSecond ?? Infinity;
   const cpuBefore = cpuMsOf(ctx.pid);
   await run(`POST /messages, ${targets.sendStream.subscribers} subscribers`, ctx.sendConnections, {

@@ -112,6 +112,11 @@ export async function discoverTargets(store: Store, searchWord: string): Promise
   };
 }
 
+/** The form body of the send benchmark's n-th message: to the 50-subscriber stream, over ten topics, a different text each time. */
+export function sendBody(targets: BenchTargets, n: number): string {
+  return new URLSearchParams({ type: 'stream', to: String(targets.sendStream.id), topic: `load test ${n % 10}`, content: `Load test message ${n} with a few words in it.` }).toString();
+}
+
 /** Removes what the send benchmark added, so that runs on the same data set stay comparable. */
 export async function removeSentMessages(store: Store, targets: BenchTargets): Promise<number> {
   const after = targets.dataSet.maxMessageId;

@@ -11,9 +11,10 @@ export interface FanoutQueue {
   lastEventId: number;
 }
 
-export type ToClient = { kind: 'start'; port: number; queues: FanoutQueue[] } | { kind: 'collect' } | { kind: 'stop' };
+export type ToClient = { kind: 'start'; port: number; queues: FanoutQueue[] } | { kind: 'collect' } | { kind: 'count' } | { kind: 'stop' };
 export type FromClient =
   | { kind: 'started' }
+  | { kind: 'count'; answers: number }
   | { kind: 'receipts'; receipts: Array<[number, { count: number; last: number }]> }
   | { kind: 'stopped'; lastEventIds: number[] };
 
@@ -24,6 +25,8 @@ function send(message: FromClient) {
 }
 
 const receipts = new Map<number, { count: number; last: number }>();
+/** Polls answered so far. */
+let answers = 0;
 const stop = new AbortController();
 const pollers: LeanPoller[] = [];
 let loops: Promise<void>[] = [];
@@ -36,6 +39,7 @@ async function pollLoop(port: number, queue: FanoutQueue) {
     try {
       const answer = await poller.poll(queue.queueId, queue.lastEventId);
       if (answer.status !== 200) throw new Error(`poll answered ${answer.status}`);
+      answers++;
       const now = wallNow();
       for (const event of answer.body.events ?? []) {
         queue.lastEventId = Math.max(queue.lastEventId, event.id);
@@ -60,6 +64,8 @@ process.on('message', (message: ToClient) => {
     send({ kind: 'started' });
   } else if (message.kind === 'collect') {
     send({ kind: 'receipts', receipts: [...receipts] });
+  } else if (message.kind === 'count') {
+    send({ kind: 'count', answers });
   } else {
     stop.abort();
     for (const poller of pollers) poller.close();

@@ -43,7 +43,8 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function once(spec: LoadSpec, seconds: number): Promise<LoadResult> {
+/** One autocannon run of `seconds` (no warm-up). */
+export function runLoad(spec: LoadSpec, seconds: number): Promise<LoadResult> {
   let samples = new Float64Array(1 << 16);
   let count = 0;
   let sent = 0;
@@ -98,6 +99,6 @@ function once(spec: LoadSpec, seconds: number): Promise<LoadResult> {
 }
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  if (spec.warmupSeconds > 0) await once(spec, spec.warmupSeconds);
-  return once(spec, spec.durationSeconds);
+  if (spec.warmupSeconds > 0) await runLoad(spec, spec.warmupSeconds);
+  return runLoad(spec, spec.durationSeconds);
 }

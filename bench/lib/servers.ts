@@ -98,6 +98,12 @@ export interface StartSpec {
 
 const running = new Set<ChildProcess>();
 
+/** A child process the bench started some other way, to be killed with the servers on errors and Ctrl-C. */
+export function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+
 /** Stops every server still running (used on errors and Ctrl-C). */
 export function killAll(): void {
   for (const child of running) child.kill('SIGKILL');

@@ -35,15 +35,34 @@ export function siteFor(upstreamPorts: number[], nginxPort: number): string {
 
 export interface RunningNginx {
   url: string;
+  /** The master process; its workers are its children. */
+  pid: number;
   stop(): void;
 }
 
-export async function startNginx(upstreamPorts: number[]): Promise<RunningNginx> {
+export interface NginxOptions {
+  /** nginx's worker_processes (default 1). */
+  workers?: number | 'auto';
+  /** Connections each worker may hold, clients' and upstream ones together (default 1024). */
+  workerConnections?: number;
+  /** Replaces the site file's `keepalive` (idle connections kept to the upstream per worker). */
+  upstreamKeepalive?: number;
+}
+
+/** The site file with its upstream keepalive replaced; fails if the file's shape changed. */
+export function withKeepalive(site: string, connections: number): string {
+  const changed = site.replace(/^(\s*)keepalive \d+;$/m, `$1keepalive ${connections};`);
+  assert.ok(changed.includes(`keepalive ${connections};`), 'no keepalive line in the site');
+  return changed;
+}
+
+export async function startNginx(upstreamPorts: number[], options: NginxOptions = {}): Promise<RunningNginx> {
   assert.equal(spawnSync(NGINX, ['-v']).status, 0, `${NGINX} is needed (Debian's nginx package; .ci/run installs it)`);
   const port = await freePort();
   const prefix = mkdtempSync(join(tmpdir(), 'confab-nginx-'));
   for (const dir of TEMP_DIRS) mkdirSync(join(prefix, dir));
-  writeFileSync(join(prefix, 'confab.conf'), siteFor(upstreamPorts, port));
+  const site = siteFor(upstreamPorts, port);
+  writeFileSync(join(prefix, 'confab.conf'), options.upstreamKeepalive === undefined ? site : withKeepalive(site, options.upstreamKeepalive));
   const temp = TEMP_DIRS.map((kind) => `${kind}_temp_path ${join(prefix, kind)};`).join(' ');
   writeFileSync(
     join(prefix, 'nginx.conf'),
@@ -51,10 +70,12 @@ export async function startNginx(upstreamPorts: number[]): Promise<RunningNginx>
       // As root, nginx's workers would otherwise run as nobody, who cannot use the temporary folder.
       process.getuid?.() === 0 ? 'user root;' : '',
       'daemon off;',
-      'worker_processes 1;',
+      `worker_processes ${options.workers ?? 1};`,
+      // Each worker's descriptors: a client's connection and its upstream one, with room to spare.
+      `worker_rlimit_nofile ${4 * (options.workerConnections ?? 1024)};`,
       `pid ${join(prefix, 'nginx.pid')};`,
       `error_log ${join(prefix, 'error.log')} warn;`,
-      'events { worker_connections 1024; }',
+      `events { worker_connections ${options.workerConnections ?? 1024}; }`,
       `http { access_log off; ${temp} include ${join(prefix, 'confab.conf')}; }`,
     ].join('\n'),
   );
@@ -68,6 +89,7 @@ export async function startNginx(upstreamPorts: number[]): Promise<RunningNginx>
   }
   return {
     url,
+    pid: nginx.pid!,
     stop() {
       nginx.kill('SIGTERM');
       rmSync(prefix, { recursive: true, force: true });
