@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Delivery, Notice } from '../../src/events/bus.js';
 import { TEST_REDIS_URL } from '../support/cluster.js';
 import { TestClock } from '../support/clock.js';
+import { waitUntil } from '../support/wait.js';
 
 describe('cluster flags', () => {
   it('refuses --redis-url without PostgreSQL, and --workers without Redis', () => {
@@ -75,6 +76,40 @@ describe('cluster parts on Redis', { skip: !TEST_REDIS_URL && 'needs TEST_DATABA
     await store.undo('login:a', exact);
     assert.equal((await store.hit('login:a', exact)).limited, false);
     assert.deepEqual(errors, []);
+  });
+
+  it('sends each counting script once per connection, then only its SHA1, and again after SCRIPT FLUSH', async () => {
+    const errors: unknown[] = [];
+    const own = `${prefix}scripts:`;
+    const watcher = await redis.monitor();
+    const sent: string[] = [];
+    // Commands a client sent, not those its scripts ran (MONITOR shows both, the latter from "lua").
+    watcher.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.some((arg) => arg.startsWith(own))) sent.push(String(args[0]).toLowerCase());
+    });
+    const sentUntilNow = async () => {
+      await redis.get(`${own}marker`);
+      await waitUntil(() => sent.at(-1) === 'get');
+      return sent.splice(0).slice(0, -1);
+    };
+    try {
+      const store = new RedisRateLimitStore(await open(), own, (error) => errors.push(error));
+      const rule = { requests: 3, seconds: 60 };
+      for (let i = 0; i < 3; i++) await store.hit('user:1', rule);
+      await store.undo('user:1', rule);
+      assert.equal((await store.peek('user:1', rule)).remaining, 1);
+      assert.deepEqual(await sentUntilNow(), ['eval', 'evalsha', 'evalsha', 'eval', 'evalsha']);
+
+      // Redis forgets its scripts (a restart, SCRIPT FLUSH): the next call sends the script again.
+      await redis.script('FLUSH');
+      const afterFlush = await store.hit('user:1', rule);
+      assert.deepEqual([afterFlush.limited, afterFlush.remaining], [false, 0]);
+      assert.equal((await store.hit('user:1', rule)).limited, true);
+      assert.deepEqual(await sentUntilNow(), ['evalsha', 'eval', 'evalsha']);
+      assert.deepEqual(errors, []);
+    } finally {
+      watcher.disconnect();
+    }
   });
 
   it('lets requests through, and reports it, while Redis cannot be reached', async () => {
