@@ -67,7 +67,11 @@ export class RedisBus implements EventBus {
     private readonly prefix: string,
     private readonly clock: Clock,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    // Sent once per connection, then called by its SHA1 (sent again after a SCRIPT FLUSH): every
+    // committed action publishes, so the script's text is not repeated with each batch.
+    publisher.defineCommand('confabPublish', { numberOfKeys: 3, lua: PUBLISH_SCRIPT });
+  }
 
   private get channel(): string {
     return `${this.prefix}events`;
@@ -112,7 +116,8 @@ export class RedisBus implements EventBus {
 
   private send(message: Message, carriesEvents = false): Promise<unknown> {
     const keys = [`${this.prefix}events:seq`, this.channel, `${this.prefix}events:last-batch`];
-    const sent = this.publisher.eval(PUBLISH_SCRIPT, keys.length, ...keys, JSON.stringify(message), carriesEvents ? '1' : '0');
+    const publisher = this.publisher as unknown as { confabPublish(...args: string[]): Promise<number> };
+    const sent = publisher.confabPublish(...keys, JSON.stringify(message), carriesEvents ? '1' : '0');
     sent.catch(this.onError);
     return sent;
   }
