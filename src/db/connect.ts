@@ -31,6 +31,11 @@ export interface Store {
    * polls' credential counters). Throws if it cannot; callers then run the query as usual.
    */
   readNow?<R>(query: CompiledQuery<R>): R[];
+  /**
+   * SQLite only: how many statements that may write (commits included) this process has sent to
+   * the store so far. While it stands still, this process has changed nothing.
+   */
+  localWrites?(): number;
   /** SQLite only: the connection that writes and the threads that read (for tests and measurements). */
   threads?: { writer: StoreWriter; readers: () => readonly SqliteThread[] };
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
@@ -129,7 +134,8 @@ function openSqliteStore(path: string, options: StoreOptions): Store {
   const writer: StoreWriter = options.writerThread ? new SqliteThread(path, 'writer') : new LoopWriter(path);
   // An in-memory database exists only on its one connection: the writer thread serves every query.
   const readers = memory ? null : new ReaderPool(path, options.readerThreads ?? READER_THREADS);
-  const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers) });
+  const writes = { count: 0 };
+  const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers, writes) });
   const committer = new GroupCommitter(db);
   const checkpointer = memory ? null : new Checkpointer(path, options.checkpoints);
   const peek = memory ? null : new PeekConnection(path);
@@ -139,6 +145,7 @@ function openSqliteStore(path: string, options: StoreOptions): Store {
     transact: (work) => committer.run(work),
     checkpointer,
     ...(peek ? { readNow: <R>(query: CompiledQuery<R>) => peek.all(query) } : {}),
+    localWrites: () => writes.count,
     threads: { writer, readers: () => readers?.threads ?? [] },
     async close() {
       await checkpointer?.close();

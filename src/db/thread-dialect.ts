@@ -130,11 +130,13 @@ class ThreadConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { writer, readers, lock } = this.driver;
+    const read = isRead(compiled);
+    if (!read) this.driver.writes.count++;
     if (this.pinned !== null) {
       if (writer.generation !== this.pinned) throw lostTransaction();
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
-    if (readers && isRead(compiled)) {
+    if (readers && read) {
       // A writer on the event loop takes a read only while a reader thread starts.
       const reader = readers.choose(lock.free && writer.load === 0, this.driver.writerOnLoop);
       if (reader) return (await reader.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
@@ -174,6 +176,7 @@ class ThreadDriver implements Driver {
   constructor(
     readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
+    readonly writes: WriteCount,
   ) {
     this.writerOnLoop = !(writer instanceof SqliteThread);
   }
@@ -235,16 +238,22 @@ function quote(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** Statements other than reads sent to the writer (commits included), counted as they are sent. */
+export interface WriteCount {
+  count: number;
+}
+
 export class ThreadSqliteDialect extends SqliteDialect {
   constructor(
     readonly writer: StoreWriter,
     readonly readers: ReaderPool | null,
+    readonly writes: WriteCount = { count: 0 },
   ) {
     // The base dialect's database is never opened: the driver below replaces its driver.
     super({ database: () => Promise.reject(new Error('unused')) });
   }
 
   override createDriver(): Driver {
-    return new ThreadDriver(this.writer, this.readers);
+    return new ThreadDriver(this.writer, this.readers, this.writes);
   }
 }

@@ -4,9 +4,15 @@
 // only while nothing that could change the answer has changed since: the store's counters for
 // the organization's user rows and for the organizations themselves (realm_version, moved by
 // triggers on every write whoever makes it: this server, another one, the command line rotating
-// a key) must still stand where they stood before the check. Reading them is one indexed query
-// per poll (at once on SQLite, so a poll still needs no promise); a key rotation, a deactivation
-// or an email change is seen by the very next poll.
+// a key) must still stand where they stood before the check. A key rotation, a deactivation or an
+// email change is seen by the very next poll.
+//
+// The counters are read once per turn of the event loop, not once per poll: with a thousand
+// clients polling, the polls that arrive together share one read. On SQLite the read happens at
+// once (a poll needs no promise) and serves the polls of the same turn for as long as this process
+// sends the store no write; a change from another process (the command line) is seen from the next
+// turn. Elsewhere the polls of a turn wait for one read that begins after all of them arrived, so
+// it sees everything committed before any of them.
 import type { Store } from '../db/connect.js';
 import { prepare } from '../db/prepared.js';
 import { getRealmForHost } from '../queries/realms.js';
@@ -52,10 +58,22 @@ function stampFrom(realmId: number, rows: ReadonlyArray<{ realm_id: number; vers
   return { realmId, versions: `${users}:${realms}` };
 }
 
+interface KeptStamp {
+  stamp: Stamp;
+  turn: number;
+  localWrites: number;
+}
+
 export class PollAuthCache {
   /** By host, then by Authorization header (two lookups cost less than building one key). */
   private readonly byHost = new Map<string | undefined, Map<string, Entry>>();
   private size = 0;
+  /** SQLite: the counters read this turn, by organization. */
+  private readonly kept = new Map<number, KeptStamp>();
+  private turn = 0;
+  private turnEnding = false;
+  /** Elsewhere: the read each organization's polls of this turn wait for. */
+  private readonly pending = new Map<number, Promise<Stamp>>();
 
   constructor(private readonly store: Store) {}
 
@@ -102,14 +120,39 @@ export class PollAuthCache {
 
   private stampOf(realmId: number): Stamp | Promise<Stamp> {
     const { store } = this;
-    if (store.readNow) {
+    if (store.readNow && store.localWrites) {
+      const localWrites = store.localWrites();
+      const kept = this.kept.get(realmId);
+      if (kept && kept.turn === this.turn && kept.localWrites === localWrites) return kept.stamp;
       try {
-        return stampFrom(realmId, store.readNow(counters.bind(store.db, realmId)));
+        const stamp = stampFrom(realmId, store.readNow(counters.bind(store.db, realmId)));
+        this.kept.set(realmId, { stamp, turn: this.turn, localWrites });
+        this.endTurnSoon();
+        return stamp;
       } catch {
         // The connection is busy: wait for a turn like any other query.
       }
     }
-    return counters.all(store.db, realmId).then((rows) => stampFrom(realmId, rows));
+    let read = this.pending.get(realmId);
+    if (!read) {
+      // Begins once this turn's polls have all arrived (setImmediate runs after the I/O callbacks).
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.pending.delete(realmId);
+        return counters.all(store.db, realmId);
+      }).then((rows) => stampFrom(realmId, rows));
+      this.pending.set(realmId, read);
+    }
+    return read;
+  }
+
+  /** Counters kept this turn are read again in the next one. */
+  private endTurnSoon(): void {
+    if (this.turnEnding) return;
+    this.turnEnding = true;
+    setImmediate(() => {
+      this.turn++;
+      this.turnEnding = false;
+    });
   }
 
   private clear(): void {
