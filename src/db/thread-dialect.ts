@@ -130,12 +130,14 @@ class ThreadConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { writer, readers, lock } = this.driver;
-    const read = isRead(compiled);
-    if (!read) this.driver.writes.count++;
+    // A transaction's statements are counted once, as it ends (commit or rollback): until then
+    // nothing it wrote can be seen, and the send path runs dozens of them.
     if (this.pinned !== null) {
       if (writer.generation !== this.pinned) throw lostTransaction();
       return (await writer.query(compiled.sql, compiled.parameters)) as QueryResult<R>;
     }
+    const read = isRead(compiled);
+    if (!read) this.driver.writes.count++;
     if (readers && read) {
       // A writer on the event loop takes a read only while a reader thread starts.
       const reader = readers.choose(lock.free && writer.load === 0, this.driver.writerOnLoop);
@@ -201,11 +203,19 @@ class ThreadDriver implements Driver {
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } finally {
+      this.writes.count++;
+    }
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      this.writes.count++;
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -238,7 +248,7 @@ function quote(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** Statements other than reads sent to the writer (commits included), counted as they are sent. */
+/** Writes sent outside transactions, and transactions ended (committed or rolled back), so far. */
 export interface WriteCount {
   count: number;
 }
