@@ -27,8 +27,8 @@ export interface Store {
   checkpointer?: Checkpointer | null;
   /**
    * SQLite files only: runs a compiled read at once on a small read-only connection of the event
-   * loop's own, without a trip to a store thread, for the one hot path that must not wait (event
-   * polls' credential counters). Throws if it cannot; callers then run the query as usual.
+   * loop's own, without a trip to a store thread, for the few hot reads of an index lookup or two
+   * (PreparedQuery.allNow). Throws if it cannot; callers then run the query as usual.
    */
   readNow?<R>(query: CompiledQuery<R>): R[];
   /**

@@ -2,6 +2,7 @@
 // Kysely query costs more than running a primary-key lookup on SQLite, so the few queries every
 // request runs (authentication) skip that step.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Store } from './connect.js';
 
 /** Stands in for argument i while the query is compiled. */
 class Slot {
@@ -12,6 +13,12 @@ export interface PreparedQuery<A extends unknown[], R> {
   /** All rows, on the given database (compiled on first use for each database instance). */
   all(db: Kysely<any>, ...args: A): Promise<R[]>;
   first(db: Kysely<any>, ...args: A): Promise<R | undefined>;
+  /**
+   * All rows, on SQLite at once on the event loop's own small connection (Store.readNow), else as
+   * all() on the store's database. Only for reads of a few index lookups: for them a trip to a
+   * reader thread costs more than the read.
+   */
+  allNow(store: Store, ...args: A): Promise<R[]>;
   /** The compiled query with these values, for running it some other way (Store.readNow). */
   bind(db: Kysely<any>, ...args: A): CompiledQuery<R>;
 }
@@ -47,9 +54,21 @@ export function prepare<A extends unknown[], R>(arity: number, build: (db: Kysel
     return result.rows;
   }
 
+  async function allNow(store: Store, ...args: A): Promise<R[]> {
+    if (store.readNow) {
+      try {
+        return store.readNow(bind(store.db, ...args));
+      } catch {
+        // Not possible now (the connection is busy): the usual way.
+      }
+    }
+    return all(store.db, ...args);
+  }
+
   return {
     all,
     first: async (db, ...args) => (await all(db, ...args))[0],
+    allNow,
     bind,
   };
 }

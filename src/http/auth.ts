@@ -7,6 +7,7 @@ import { ApiError, UnauthorizedError } from '../errors.js';
 import { API_KEY_LENGTH, safeEqual } from '../lib/credentials.js';
 import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
+import { CredentialCache } from './credential-cache.js';
 
 export interface Credentials {
   email: string;
@@ -38,11 +39,33 @@ export interface Authenticated {
   realm: RealmRow;
 }
 
+const caches = new WeakMap<Services, CredentialCache>();
+
+/** The credentials a running server has checked, shared by its routes and its event polls. */
+export function credentialCacheFor(services: Services): CredentialCache {
+  let cache = caches.get(services);
+  if (!cache) caches.set(services, (cache = new CredentialCache(services.store)));
+  return cache;
+}
+
 export async function authenticate(
   services: Services,
   header: string | undefined,
   host: string | undefined,
 ): Promise<Authenticated> {
+  if (header === undefined) return checkCredentials(services, header, host);
+  const cache = credentialCacheFor(services);
+  const lookup = await cache.lookup(header, host);
+  if ('found' in lookup) return lookup.found;
+  // Read before the check, so a change made meanwhile is seen by the next request.
+  const stamp = lookup.stamp ?? (await cache.stampFor(host));
+  const checked = await checkCredentials(services, header, host);
+  if (stamp) cache.remember(header, host, checked, stamp);
+  return checked;
+}
+
+/** The full check against the store, remembering nothing. */
+export async function checkCredentials(services: Services, header: string | undefined, host: string | undefined): Promise<Authenticated> {
   const { email, apiKey } = parseBasicAuth(header);
   if (apiKey.length !== API_KEY_LENGTH) throw new UnauthorizedError('Malformed API key');
   const realm = await getRealmForHost(services.db, host);

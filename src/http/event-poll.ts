@@ -10,9 +10,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { Services } from '../services.js';
-import { authenticate } from './auth.js';
+import { checkCredentials, credentialCacheFor } from './auth.js';
+import type { CredentialCache, Stamp } from './credential-cache.js';
 import { p, parseParams } from './params.js';
-import { PollAuthCache, type Stamp } from './poll-auth-cache.js';
 import { type RateLimiter, rateLimiterFor } from './rate-limit.js';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -113,11 +113,11 @@ function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
 }
 
 export class PollServer {
-  private readonly cache: PollAuthCache;
+  private readonly cache: CredentialCache;
   private readonly limiter: RateLimiter;
 
   constructor(private readonly services: Services) {
-    this.cache = new PollAuthCache(services.store);
+    this.cache = credentialCacheFor(services);
     this.limiter = rateLimiterFor(services);
   }
 
@@ -128,12 +128,12 @@ export class PollServer {
   handle(authorization: string, host: string | undefined, params: PollParams, reply: PollReply, fallback: () => void): void {
     const found = this.cache.lookup(authorization, host);
     // Remembered credentials whose counters were read at once: answered with no promise in between.
-    if (!(found instanceof Promise) && 'userId' in found) {
-      this.serveWithinLimit(found.userId, params, reply, fallback);
+    if (!(found instanceof Promise) && 'found' in found) {
+      this.serveWithinLimit(found.found.user.id, params, reply, fallback);
       return;
     }
     Promise.resolve(found)
-      .then((lookup) => ('userId' in lookup ? lookup.userId : this.check(authorization, host, lookup.stamp)))
+      .then((lookup) => ('found' in lookup ? lookup.found.user.id : this.check(authorization, host, lookup.stamp)))
       .then(
         (userId) => this.serveWithinLimit(userId, params, reply, fallback),
         // The route answers failed credentials in full.
@@ -144,9 +144,9 @@ export class PollServer {
   /** The full check, remembered under counters read before it, so a change made meanwhile is seen next time. */
   private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
     const stamp = known ?? (await this.cache.stampFor(host));
-    const { user, realm } = await authenticate(this.services, authorization, host);
-    if (stamp) this.cache.remember(authorization, host, user.id, realm.id, stamp);
-    return user.id;
+    const checked = await checkCredentials(this.services, authorization, host);
+    if (stamp) this.cache.remember(authorization, host, checked, stamp);
+    return checked.user.id;
   }
 
   /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */

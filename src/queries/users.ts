@@ -1,5 +1,7 @@
 // User lookups.
 import { sql } from 'kysely';
+import type { Store } from '../db/connect.js';
+import { prepare } from '../db/prepared.js';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { Role } from '../lib/roles.js';
@@ -52,13 +54,20 @@ export function getUsersByIds(db: DbOrTx, realmId: number, ids: number[]): Promi
 }
 
 /** The highest message id the user has a user_message row for, -1 when none. */
+// Every register and GET /users/me reads it, so the query is compiled once.
+const maxMessageId = prepare<[number], { max_id: number | string | null }>(1, (db, userId) =>
+  db.selectFrom('user_message').select((eb) => eb.fn.max('message_id').as('max_id')).where('user_id', '=', userId),
+);
+
+const maxIdOf = (rows: ReadonlyArray<{ max_id: number | string | null }>) => (rows[0]?.max_id == null ? -1 : Number(rows[0].max_id));
+
 export async function maxMessageIdForUser(db: DbOrTx, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('user_message')
-    .select((eb) => eb.fn.max('message_id').as('max_id'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.max_id == null ? -1 : Number(row.max_id);
+  return maxIdOf(await maxMessageId.all(db, userId));
+}
+
+/** The same, read at once on SQLite: an index's last entry for the user. */
+export async function maxMessageIdNow(store: Store, userId: number): Promise<number> {
+  return maxIdOf(await maxMessageId.allNow(store, userId));
 }
 
 /** How many active users the realm has, leaving out the given ids (the realm's own system bot). */

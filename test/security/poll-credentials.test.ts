@@ -1,4 +1,4 @@
-// Event polls remember credentials between polls (src/http/poll-auth-cache.ts). A change to the
+// Polls and routes remember credentials between requests (src/http/credential-cache.ts). A change to the
 // credentials or to their user or organization must count from the very next request, on every
 // path: the poll answered before Fastify, the poll read straight from the socket, and any other
 // route; whether the change came through the API or was written straight to the store, as the

@@ -1,20 +1,21 @@
-// Which user a poll's credentials belong to, remembered between polls: a client polls with the
-// same Authorization header all day, and checking it against the store costs more than the rest
-// of the poll. Only the user id is kept, only for credentials that passed the full check, and
-// only while nothing that could change the answer has changed since: the store's counters for
-// the organization's user rows and for the organizations themselves (realm_version, moved by
-// triggers on every write whoever makes it: this server, another one, the command line rotating
-// a key) must still stand where they stood before the check. A key rotation, a deactivation or an
-// email change is seen by the very next poll.
+// Whose API credentials a request carries, remembered between requests: a client sends the same
+// Authorization header all day, and checking it against the store costs more than the rest of a
+// poll or a small read. The user and organization rows are kept, only for credentials that passed
+// the full check, and only while nothing that could change them has changed since: the store's
+// counters for the organization's user rows and for the organizations themselves (realm_version,
+// moved by triggers on every write whoever makes it: this server, another one, the command line
+// rotating a key) must still stand where they stood before the check. A key rotation, a
+// deactivation or an email change is seen by the very next request.
 //
-// The counters are read once per turn of the event loop, not once per poll: with a thousand
+// The counters are read once per turn of the event loop, not once per request: with a thousand
 // clients polling, the polls that arrive together share one read. On SQLite the read happens at
-// once (a poll needs no promise) and serves the polls of the same turn for as long as this process
-// sends the store no write; a change from another process (the command line) is seen from the next
-// turn. Elsewhere the polls of a turn wait for one read that begins after all of them arrived, so
-// it sees everything committed before any of them.
+// once (a poll needs no promise) and serves the requests of the same turn for as long as this
+// process sends the store no write; a change from another process (the command line) is seen from
+// the next turn. Elsewhere the requests of a turn wait for one read that begins after all of them
+// arrived, so it sees everything committed before any of them.
 import type { Store } from '../db/connect.js';
 import { prepare } from '../db/prepared.js';
+import type { RealmRow, UserRow } from '../db/schema.js';
 import { getRealmForHost } from '../queries/realms.js';
 
 /** Far more than a process holds clients; past it the cache starts over. */
@@ -27,8 +28,14 @@ export interface Stamp {
   versions: string;
 }
 
+/** Who passed the full check: the rows as they were read, never handed out themselves. */
+export interface Checked {
+  user: UserRow;
+  realm: RealmRow;
+}
+
 interface Entry {
-  userId: number;
+  checked: Checked;
   stamp: Stamp;
 }
 
@@ -45,8 +52,8 @@ const counters = prepare<[number], { realm_id: number; version: number }>(1, (db
     ),
 );
 
-/** What a lookup found: the user, or (when known) the counters as they stand now. */
-export type Lookup = { userId: number } | { stamp: Stamp | null };
+/** What a lookup found: the user and organization, or (when known) the counters as they stand now. */
+export type Lookup = { found: Checked } | { stamp: Stamp | null };
 
 function stampFrom(realmId: number, rows: ReadonlyArray<{ realm_id: number; version: number }>): Stamp {
   let users = 0;
@@ -64,7 +71,7 @@ interface KeptStamp {
   localWrites: number;
 }
 
-export class PollAuthCache {
+export class CredentialCache {
   /** By host, then by Authorization header (two lookups cost less than building one key). */
   private readonly byHost = new Map<string | undefined, Map<string, Entry>>();
   private size = 0;
@@ -72,14 +79,14 @@ export class PollAuthCache {
   private readonly kept = new Map<number, KeptStamp>();
   private turn = 0;
   private turnEnding = false;
-  /** Elsewhere: the read each organization's polls of this turn wait for. */
+  /** Elsewhere: the read each organization's requests of this turn wait for. */
   private readonly pending = new Map<number, Promise<Stamp>>();
 
   constructor(private readonly store: Store) {}
 
   /**
-   * The user id remembered for these credentials if nothing has changed since they were checked.
-   * Otherwise the counters as they stand now, when they are known already, to remember a new
+   * The rows remembered for these credentials if nothing has changed since they were checked (a
+   * copy of the user row each time, so a request that changes its copy changes no other). Otherwise the counters as they stand now, when they are known already, to remember a new
    * check under.
    */
   lookup(authorization: string, host: string | undefined): Lookup | Promise<Lookup> {
@@ -92,7 +99,7 @@ export class PollAuthCache {
   }
 
   private compare(authorization: string, host: string | undefined, entry: Entry, stamp: Stamp): Lookup {
-    if (stamp.versions === entry.stamp.versions) return { userId: entry.userId };
+    if (stamp.versions === entry.stamp.versions) return { found: { user: { ...entry.checked.user }, realm: entry.checked.realm } };
     // The entry may have been replaced, or the cache cleared, while the counters were read.
     const entries = this.byHost.get(host);
     if (entries?.get(authorization) === entry) {
@@ -108,14 +115,14 @@ export class PollAuthCache {
     return realm ? this.stampOf(realm.id) : null;
   }
 
-  /** `stamp` must have been read before the check that found `userId` in organization `realmId`. */
-  remember(authorization: string, host: string | undefined, userId: number, realmId: number, stamp: Stamp): void {
-    if (stamp.realmId !== realmId) return;
+  /** `stamp` must have been read before the check that found `checked`. */
+  remember(authorization: string, host: string | undefined, checked: Checked, stamp: Stamp): void {
+    if (stamp.realmId !== checked.realm.id) return;
     if (this.size >= MAX_ENTRIES) this.clear();
     let entries = this.byHost.get(host);
     if (!entries) this.byHost.set(host, (entries = new Map()));
     if (!entries.has(authorization)) this.size++;
-    entries.set(authorization, { userId, stamp });
+    entries.set(authorization, { checked: { user: { ...checked.user }, realm: checked.realm }, stamp });
   }
 
   private stampOf(realmId: number): Stamp | Promise<Stamp> {
@@ -135,7 +142,7 @@ export class PollAuthCache {
     }
     let read = this.pending.get(realmId);
     if (!read) {
-      // Begins once this turn's polls have all arrived (setImmediate runs after the I/O callbacks).
+      // Begins once this turn's requests have all arrived (setImmediate runs after the I/O callbacks).
       read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
         this.pending.delete(realmId);
         return counters.all(store.db, realmId);
