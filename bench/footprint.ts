@@ -12,7 +12,7 @@ import { openStore, sqlitePathFor } from '../src/db/connect.js';
 import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { formatHeapSummary, summariseHeapSnapshot } from './lib/heap-summary.js';
 import { residentByComponent } from './lib/proc-memory.js';
-import { environmentNotes, freePort, runBench, type RunningProcess, startProcess } from './lib/servers.js';
+import { environmentNotes, freePort, memoryOf, runBench, type RunningProcess, startProcess } from './lib/servers.js';
 import { pickAudience, removeTopicMessages } from './lib/audience.js';
 import { SOAK_TOPIC, soak } from './lib/soak.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
@@ -25,6 +25,7 @@ const USAGE = `Usage: npm run bench:footprint -- [options]
   --node-flags "FLAGS"  node flags of the server (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)
   --starts N            starts to time (default 5); the figures are their median and range
   --top N               rows per heap snapshot table (default 15)
+  --settle S            the last start also waits S seconds idle, then measures again (default 20; 0: no)
   --soak S              then hold --queues long-polls under load for S seconds (default 0: no soak)
   --queues N            long-polling queues in the soak (default 200)
   --sends R             messages sent per second in the soak (default 5)
@@ -38,7 +39,7 @@ async function main() {
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, entry: { type: 'string' },
-      'node-flags': { type: 'string' }, starts: { type: 'string' }, top: { type: 'string' }, soak: { type: 'string' },
+      'node-flags': { type: 'string' }, starts: { type: 'string' }, top: { type: 'string' }, settle: { type: 'string' }, soak: { type: 'string' },
       queues: { type: 'string' }, sends: { type: 'string' }, fetches: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -49,6 +50,7 @@ async function main() {
   }
   const starts = positiveInt('starts', values.starts, 5);
   const top = positiveInt('top', values.top, 15);
+  const settleSeconds = values.settle === '0' ? 0 : positiveInt('settle', values.settle, 20);
   const soakSeconds = values.soak === undefined ? 0 : positiveInt('soak', values.soak, 0);
   const nodeFlags = values['node-flags'] === undefined ? SERVER_NODE_FLAGS : values['node-flags'].split(/\s+/).filter(Boolean);
   const entry = values.entry ? resolve(values.entry) : ensureCompiled(ROOT, log);
@@ -72,6 +74,7 @@ async function main() {
   // Timed starts; the last one also gets the heap probe (bench/lib/heap-probe.mjs), which writes on SIGUSR2.
   const runs: Array<{ startupMs: number; startupCpuMs: number; idleRssMb: number }> = [];
   let components: ReturnType<typeof residentByComponent> = null;
+  let settled: { rssMb: number; components: ReturnType<typeof residentByComponent> } | null = null;
   let heap: { figures: V8Figures; summary: ReturnType<typeof summariseHeapSnapshot> } | null = null;
   for (let i = 0; i < starts; i++) {
     const last = i === starts - 1;
@@ -81,6 +84,12 @@ async function main() {
     log(`start ${i + 1}: first answer after ${server.startupMs.toFixed(0)} ms (${server.startupCpuMs.toFixed(0)} ms CPU), idle RSS ${server.idleRssMb.toFixed(1)} MB`);
     if (last) {
       components = residentByComponent(server.pid);
+      if (settleSeconds > 0) {
+        // V8's memory reducer gives back what start-up left behind after some seconds without work.
+        await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
+        settled = { rssMb: memoryOf(server.pid)?.rssMb ?? Number.NaN, components: residentByComponent(server.pid) };
+        log(`after ${settleSeconds} s idle: RSS ${settled.rssMb.toFixed(1)} MB`);
+      }
       heap = await snapshot(server, heapFile, top);
     }
     await server.stop();
@@ -117,6 +126,10 @@ async function main() {
   const describe = (title: string, parts: typeof components) =>
     parts && report.push(`${title} (${parts.threads} threads): ${parts.parts.map((p) => `${p.name} ${p.mb.toFixed(1)} MB`).join(', ')}`);
   describe('resident by component, last start', components);
+  if (settled) {
+    report.push(`idle RSS after ${settleSeconds} s without requests (last start): ${settled.rssMb.toFixed(1)} MB`);
+    describe(`resident by component after ${settleSeconds} s idle`, settled.components);
+  }
   if (heap) report.push(formatV8Figures(heap.figures), formatHeapSummary(heap.summary));
   if (soakResult) {
     const samples = soakResult.samples;
@@ -130,7 +143,7 @@ async function main() {
   }
   console.log(`\n${report.join('\n')}`);
   const file = join(resultsDir, `${stamp}-footprint.json`);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), store: choice.label, entry, nodeFlags, runs, components, heap, soak: soakResult, report }, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), store: choice.label, entry, nodeFlags, runs, components, settled, heap, soak: soakResult, report }, null, 2) + '\n');
   console.log(`\nwrote ${file}`);
 }
 

@@ -98,7 +98,9 @@ export function runLoad(spec: LoadSpec, seconds: number): Promise<LoadResult> {
   });
 }
 
-export async function measure(spec: LoadSpec): Promise<LoadResult> {
+/** `onMeasuring` is called as the measured run begins, after the warm-up. */
+export async function measure(spec: LoadSpec, onMeasuring?: () => void): Promise<LoadResult> {
   if (spec.warmupSeconds > 0) await runLoad(spec, spec.warmupSeconds);
+  onMeasuring?.();
   return runLoad(spec, spec.durationSeconds);
 }
