@@ -25,7 +25,7 @@ const USAGE = `Usage: npm run bench:footprint -- [options]
   --node-flags "FLAGS"  node flags of the server (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)
   --starts N            starts to time (default 5); the figures are their median and range
   --top N               rows per heap snapshot table (default 15)
-  --settle S            the last start also waits S seconds idle, then measures again (default 20; 0: no)
+  --settle S            the last start also waits S seconds idle, then measures again (default 40; 0: no)
   --soak S              then hold --queues long-polls under load for S seconds (default 0: no soak)
   --queues N            long-polling queues in the soak (default 200)
   --sends R             messages sent per second in the soak (default 5)
@@ -50,7 +50,7 @@ async function main() {
   }
   const starts = positiveInt('starts', values.starts, 5);
   const top = positiveInt('top', values.top, 15);
-  const settleSeconds = values.settle === '0' ? 0 : positiveInt('settle', values.settle, 20);
+  const settleSeconds = values.settle === '0' ? 0 : positiveInt('settle', values.settle, 40);
   const soakSeconds = values.soak === undefined ? 0 : positiveInt('soak', values.soak, 0);
   const nodeFlags = values['node-flags'] === undefined ? SERVER_NODE_FLAGS : values['node-flags'].split(/\s+/).filter(Boolean);
   const entry = values.entry ? resolve(values.entry) : ensureCompiled(ROOT, log);

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import type { Addressee } from '../lib/addressee.js';
 import { failureNotice, LATE_CUTOFF_SECONDS } from '../lib/scheduled-messages.js';
 import { getRealmById } from '../queries/realms.js';
-import { dueScheduledMessages, ownScheduledMessage, scheduledAddressees } from '../queries/scheduled-messages.js';
+import { anyScheduledMessageDue, dueScheduledMessages, ownScheduledMessage, scheduledAddressees } from '../queries/scheduled-messages.js';
 import { getUserById } from '../queries/users.js';
 import type { Services } from '../services.js';
 import { type ActionContext, runAction } from './context.js';
@@ -23,6 +23,7 @@ class SilentFailure extends Error {}
 
 /** Sends every scheduled message that is due; returns how many it tried. */
 export async function deliverDueScheduledMessages(services: Services): Promise<number> {
+  if (!(await anyScheduledMessageDue(services.store, Math.floor(services.clock.now())))) return 0;
   let tried = 0;
   const seen = new Set<number>();
   for (;;) {

@@ -1,4 +1,6 @@
 // Reading scheduled messages: a user's undelivered ones as API dictionaries, and the ones due.
+import type { Store } from '../db/connect.js';
+import { prepare } from '../db/prepared.js';
 import type { DbOrTx, ScheduledMessageRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { conversationAddressees } from '../lib/conversation-addressees.js';
@@ -43,6 +45,17 @@ export async function ownScheduledMessage(db: DbOrTx, senderId: number, id: numb
 }
 
 /** The next scheduled messages whose time has come, oldest first. */
+// The delivery asks every few seconds whether anything is due, and almost always nothing is: a
+// compiled query on SQLite's event-loop connection, so an idle server's reader thread can end.
+const firstDue = prepare<[number], { id: number }>(1, (db, now) =>
+  db.selectFrom('scheduled_message').select('id').where('scheduled_timestamp', '<=', now).where('delivered', '=', 0).where('failed', '=', 0).limit(1),
+);
+
+/** Whether any scheduled message is due (an index lookup). */
+export async function anyScheduledMessageDue(store: Store, now: number): Promise<boolean> {
+  return (await firstDue.allNow(store, now)).length > 0;
+}
+
 export async function dueScheduledMessages(db: DbOrTx, now: number, limit: number): Promise<ScheduledMessageRow[]> {
   return db
     .selectFrom('scheduled_message')
