@@ -14,9 +14,15 @@ import { type BenchTargets, discoverTargets, removeSentMessages, sendBody } from
 import { type LoadResult, type LoadSpec, measure } from './lib/load.js';
 import { LOOP_PROBE_FLAGS, worstLoopDelay } from './lib/loop-delay.js';
 import { formatMarkdown, formatTable, loadRow, processRow, type Row } from './lib/report.js';
-import { cpuMsOf, environmentNotes, freePort, probe, runBench, startProcess } from './lib/servers.js';
+import { cpuMsOf, environmentNotes, freePort, probe, runBench, type RunningProcess, startProcess } from './lib/servers.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
+import type { Store } from '../src/db/connect.js';
+import { pickAudience, removeTopicMessages } from './lib/audience.js';
+import { SOAK_TOPIC, soak, type SoakResult } from './lib/soak.js';
+
+/** Long-polling queues in the soak, as in the issue's row. */
+const SOAK_QUEUES = 200;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `Usage: npm run bench -- [options]
@@ -29,6 +35,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --server dist|tsx       run Confab compiled (default; rebuilt when src/ changed) or through tsx
   --cpu-prof DIR          write a V8 CPU profile of the Confab process into DIR
   --only sends            only the send figure (and the process rows), for short comparisons
+  --soak S                then, on a fresh start, 200 long-polling queues under 5 sends and 5 fetches
+                          a second for S seconds (600 for the issue's row; default 0: none)
   --keep-sent             keep the messages the send benchmark wrote (default: delete them after)
   --log-level LEVEL       Confab's log level during the run (default warn)
   --node-flags="FLAGS"    Confab's node flags (default "${SERVER_NODE_FLAGS.join(' ')}", as npm start)`;
@@ -41,7 +49,7 @@ async function main() {
       'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, duration: { type: 'string' },
       warmup: { type: 'string' }, 'read-connections': { type: 'string' }, 'send-connections': { type: 'string' },
       'search-word': { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' },
-      'keep-sent': { type: 'boolean' }, only: { type: 'string' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'keep-sent': { type: 'boolean' }, only: { type: 'string' }, soak: { type: 'string' }, 'log-level': { type: 'string' }, 'node-flags': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return void console.log(USAGE);
@@ -51,6 +59,7 @@ async function main() {
   if (values.only !== undefined && values.only !== 'sends') throw new Error(`--only: expected "sends", not ${values.only}`);
   const readConnections = (values['read-connections'] ?? '1,10,50').split(',').map((c) => positiveInt('read-connections', c, 1));
   const sendConnections = positiveInt('send-connections', values['send-connections'], 50);
+  const soakSeconds = values.soak === undefined ? 0 : positiveInt('soak', values.soak, 0);
   const serverMode = values.server ?? 'dist';
   if (serverMode !== 'dist' && serverMode !== 'tsx') throw new Error('--server must be dist or tsx');
   if (choice.kind === 'sqlite' && !existsSync(join(choice.dataDir!, 'confab.db'))) {
@@ -99,11 +108,12 @@ async function main() {
   const entry = serverMode === 'dist' ? [...serverNodeFlags, ensureCompiled(ROOT, log)] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const storeArgs = choice.kind === 'sqlite' ? ['--data-dir', choice.dataDir!] : ['--database-url', choice.databaseUrl!];
   // Rate limits off: the load generators go far past any per-user limit on purpose.
-  const confab = await startProcess({
+  const startConfab = (on: number) => startProcess({
     name: 'confab', command: process.execPath,
-    args: [...nodeFlags, ...entry, 'serve', ...storeArgs, '--rate-limits', 'off', '--host', '127.0.0.1', '--port', String(port), '--log-level', values['log-level'] ?? 'warn'],
-    port, readyPath: '/api/v1/server_settings', logFile, cwd: ROOT,
+    args: [...nodeFlags, ...entry, 'serve', ...storeArgs, '--rate-limits', 'off', '--host', '127.0.0.1', '--port', String(on), '--log-level', values['log-level'] ?? 'warn'],
+    port: on, readyPath: '/api/v1/server_settings', logFile, cwd: ROOT,
   });
+  const confab = await startConfab(port);
   log(`confab answered after ${confab.startupMs.toFixed(0)} ms, idle RSS ${confab.idleRssMb.toFixed(1)} MB`);
   const auth = { authorization: `Basic ${Buffer.from(`${targets.user.email}:${targets.user.apiKey}`).toString('base64')}` };
   const notes: string[] = environmentNotes();
@@ -128,6 +138,7 @@ async function main() {
     { ...processRow('peak RSS during the run', confabPeak, 'MB', baselinePeak, { text: '', met: true }), target: null, met: null },
   );
   rows.unshift(...[...baselineLoads.values()].map((b) => loadRow('baseline GET (bare Fastify)', b, b)));
+  if (soakSeconds > 0) rows.push(await soakRow(async () => startConfab(await freePort()), openBenchStore, soakSeconds, baseline.idleRssMb));
 
   if (!values['keep-sent']) {
     store = openBenchStore();
@@ -271,6 +282,32 @@ async function runSends(targets: BenchTargets, port: number, auth: Record<string
   await sleep(300);
   const send = windows[windows.length - 1]!;
   addLoopDelayRow(ctx, `worst event-loop delay, send run, ${send.connections} conn`, worstLoopDelay(ctx.loopFile, send.from, send.to, 150), null);
+}
+
+/** The issue's soak row: the highest RSS of the soak's second half, which must also stay flat. */
+async function soakRow(start: () => Promise<RunningProcess>, openBenchStore: () => Store, seconds: number, baselineIdleMb: number): Promise<Row> {
+  let store = openBenchStore();
+  const audience = await pickAudience(store, SOAK_QUEUES).finally(() => store.close());
+  const server = await start();
+  let result: SoakResult;
+  try {
+    result = await soak({
+      port: server.port, pid: server.pid, stream: audience.stream, people: audience.people, seconds, sendsPerSecond: 5, fetchesPerSecond: 5,
+      sampleEverySeconds: Math.max(1, Math.min(10, Math.round(seconds / 24))), log,
+    });
+  } finally {
+    await server.stop();
+    store = openBenchStore();
+    log(`removed the ${await removeTopicMessages(store, SOAK_TOPIC).finally(() => store.close())} messages the soak sent`);
+  }
+  const second = result.samples.slice(Math.floor(result.samples.length / 2)).map((sample) => sample.rssMb);
+  const high = Math.max(...second);
+  // Flat: the second half moves by at most a twentieth of its highest value.
+  const flat = high - Math.min(...second) <= high / 20;
+  log(`soak: ${result.eventsReceived} events received, ${result.failures} failures; second half ${Math.min(...second).toFixed(1)}-${high.toFixed(1)} MB`);
+  return processRow(`RSS, ${audience.people.length} polling queues, ${seconds} s soak`, high, 'MB', baselineIdleMb, {
+    text: '<= 150 MB, flat', met: high <= 150 && flat && result.failures === 0,
+  });
 }
 
 /** The probe writes a block's length when the block ends: waiting lets its line arrive. */

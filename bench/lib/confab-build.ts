@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const BUILD_TIMEOUT_MS = 600_000;
 
 /** Node flags of `npm start` (package.json), so benchmarks run the server as operators do. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /** Compiles src/ into dist/ when a source changed since the last build (scripts/build.mjs); returns npm start's entry point. */
 export function ensureCompiled(root: string, log: (line: string) => void): string {

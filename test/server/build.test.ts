@@ -167,10 +167,10 @@ describe('the npm scripts', () => {
     assert.equal(scripts.prepare, 'node scripts/build.mjs && npm run build:web');
     assert.equal(scripts.build, 'node scripts/build.mjs && npm run build:web');
     assert.equal(scripts['build:web'], 'node scripts/build-web.mjs');
-    assert.equal(scripts.start, 'node --max-semi-space-size=16 dist/confab.js serve');
+    assert.equal(scripts.start, 'node --max-semi-space-size=8 dist/confab.js serve');
     assert.equal(
       scripts.dev,
-      'node scripts/build.mjs --if-changed && node scripts/build-web.mjs --if-changed && node --max-semi-space-size=16 dist/confab.js serve --dev',
+      'node scripts/build.mjs --if-changed && node scripts/build-web.mjs --if-changed && node --max-semi-space-size=8 dist/confab.js serve --dev',
     );
   });
 
