@@ -13,8 +13,7 @@ import { ensureCompiled, SERVER_NODE_FLAGS } from './lib/confab-build.js';
 import { formatHeapSummary, summariseHeapSnapshot } from './lib/heap-summary.js';
 import { residentByComponent } from './lib/proc-memory.js';
 import { environmentNotes, freePort, memoryOf, runBench, type RunningProcess, startProcess } from './lib/servers.js';
-import { pickAudience, removeTopicMessages } from './lib/audience.js';
-import { SOAK_TOPIC, soak } from './lib/soak.js';
+import { type SoakResult, soakFreshServer } from './lib/soak.js';
 import { positiveInt, storeChoice } from './lib/store-options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,24 +94,14 @@ async function main() {
     await server.stop();
   }
 
-  let soakResult: Awaited<ReturnType<typeof soak>> | null = null;
+  let soakResult: SoakResult | null = null;
   if (soakSeconds > 0) {
     const openBenchStore = () =>
       choice.kind === 'sqlite' ? openStore({ sqlitePath: sqlitePathFor(choice.dataDir!) }) : openStore({ databaseUrl: choice.databaseUrl, poolSize: 2 });
-    let store = openBenchStore();
-    const readers = await pickAudience(store, positiveInt('queues', values.queues, 200)).finally(() => store.close());
-    const server = await start();
-    try {
-      soakResult = await soak({
-        port: server.port, pid: server.pid, stream: readers.stream, people: readers.people, seconds: soakSeconds,
-        sendsPerSecond: positiveInt('sends', values.sends, 5), fetchesPerSecond: positiveInt('fetches', values.fetches, 5),
-        sampleEverySeconds: Math.max(1, Math.min(10, Math.round(soakSeconds / 24))), log,
-      });
-    } finally {
-      await server.stop();
-      store = openBenchStore();
-      log(`removed the ${await removeTopicMessages(store, SOAK_TOPIC).finally(() => store.close())} messages the soak sent`);
-    }
+    soakResult = await soakFreshServer(() => start(), openBenchStore, {
+      queues: positiveInt('queues', values.queues, 200), seconds: soakSeconds,
+      sendsPerSecond: positiveInt('sends', values.sends, 5), fetchesPerSecond: positiveInt('fetches', values.fetches, 5), log,
+    });
   }
 
   const report = [

@@ -18,8 +18,7 @@ import { cpuMsOf, environmentNotes, freePort, probe, runBench, type RunningProce
 import { positiveInt, storeChoice } from './lib/store-options.js';
 import { MAX_SEARCH_WORDS } from '../src/lib/limits.js';
 import type { Store } from '../src/db/connect.js';
-import { pickAudience, removeTopicMessages } from './lib/audience.js';
-import { SOAK_TOPIC, soak, type SoakResult } from './lib/soak.js';
+import { soakFreshServer } from './lib/soak.js';
 
 /** Long-polling queues in the soak, as in the issue's row. */
 const SOAK_QUEUES = 200;
@@ -286,26 +285,13 @@ async function runSends(targets: BenchTargets, port: number, auth: Record<string
 
 /** The issue's soak row: the highest RSS of the soak's second half, which must also stay flat. */
 async function soakRow(start: () => Promise<RunningProcess>, openBenchStore: () => Store, seconds: number, baselineIdleMb: number): Promise<Row> {
-  let store = openBenchStore();
-  const audience = await pickAudience(store, SOAK_QUEUES).finally(() => store.close());
-  const server = await start();
-  let result: SoakResult;
-  try {
-    result = await soak({
-      port: server.port, pid: server.pid, stream: audience.stream, people: audience.people, seconds, sendsPerSecond: 5, fetchesPerSecond: 5,
-      sampleEverySeconds: Math.max(1, Math.min(10, Math.round(seconds / 24))), log,
-    });
-  } finally {
-    await server.stop();
-    store = openBenchStore();
-    log(`removed the ${await removeTopicMessages(store, SOAK_TOPIC).finally(() => store.close())} messages the soak sent`);
-  }
+  const result = await soakFreshServer(start, openBenchStore, { queues: SOAK_QUEUES, seconds, sendsPerSecond: 5, fetchesPerSecond: 5, log });
   const second = result.samples.slice(Math.floor(result.samples.length / 2)).map((sample) => sample.rssMb);
   const high = Math.max(...second);
   // Flat: the second half moves by at most a twentieth of its highest value.
   const flat = high - Math.min(...second) <= high / 20;
   log(`soak: ${result.eventsReceived} events received, ${result.failures} failures; second half ${Math.min(...second).toFixed(1)}-${high.toFixed(1)} MB`);
-  return processRow(`RSS, ${audience.people.length} polling queues, ${seconds} s soak`, high, 'MB', baselineIdleMb, {
+  return processRow(`RSS, ${SOAK_QUEUES} polling queues, ${seconds} s soak`, high, 'MB', baselineIdleMb, {
     text: '<= 150 MB, flat', met: high <= 150 && flat && result.failures === 0,
   });
 }

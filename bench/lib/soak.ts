@@ -1,11 +1,12 @@
 // The memory soak of bench/footprint.ts: many people each long-poll a queue of their own while
 // one of them sends to a stream they all read and others fetch its newest messages; the
 // server's RSS is sampled throughout.
-import type { Person } from './audience.js';
+import type { Store } from '../../src/db/connect.js';
+import { type Person, pickAudience, removeTopicMessages } from './audience.js';
 import { call } from './http-client.js';
 import { LeanPoller } from './lean-poller.js';
 import { type ResidentParts, residentByComponent } from './proc-memory.js';
-import { memoryOf } from './servers.js';
+import { memoryOf, type RunningProcess } from './servers.js';
 
 export const SOAK_TOPIC = 'bench footprint soak';
 
@@ -30,6 +31,36 @@ export interface SoakResult {
   failures: number;
   /** Resident memory by component at the end of the load. */
   components: ResidentParts | null;
+}
+
+export interface FreshSoakOptions {
+  queues: number;
+  seconds: number;
+  sendsPerSecond: number;
+  fetchesPerSecond: number;
+  log(line: string): void;
+}
+
+/**
+ * The soak on a server of its own: `queues` people of the biggest stream long-poll while
+ * the load runs on the server `start` gives; then the server stops and the messages it was sent
+ * are removed from the data set.
+ */
+export async function soakFreshServer(start: () => Promise<RunningProcess>, openStore: () => Store, options: FreshSoakOptions): Promise<SoakResult> {
+  let store = openStore();
+  const audience = await pickAudience(store, options.queues).finally(() => store.close());
+  const server = await start();
+  try {
+    return await soak({
+      port: server.port, pid: server.pid, stream: audience.stream, people: audience.people, seconds: options.seconds,
+      sendsPerSecond: options.sendsPerSecond, fetchesPerSecond: options.fetchesPerSecond,
+      sampleEverySeconds: Math.max(1, Math.min(10, Math.round(options.seconds / 24))), log: options.log,
+    });
+  } finally {
+    await server.stop();
+    store = openStore();
+    options.log(`removed the ${await removeTopicMessages(store, SOAK_TOPIC).finally(() => store.close())} messages the soak sent`);
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

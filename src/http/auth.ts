@@ -7,7 +7,7 @@ import { ApiError, UnauthorizedError } from '../errors.js';
 import { API_KEY_LENGTH, safeEqual } from '../lib/credentials.js';
 import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
-import { CredentialCache } from './credential-cache.js';
+import { CredentialCache, type Stamp } from './credential-cache.js';
 
 export interface Credentials {
   email: string;
@@ -57,15 +57,23 @@ export async function authenticate(
   const cache = credentialCacheFor(services);
   const lookup = await cache.lookup(header, host);
   if ('found' in lookup) return lookup.found;
-  // Read before the check, so a change made meanwhile is seen by the next request.
-  const stamp = lookup.stamp ?? (await cache.stampFor(host));
+  return checkAndRemember(services, header, host, lookup.stamp);
+}
+
+/**
+ * The full check, remembered under the counters as they stood before it (`known`, or read now),
+ * so a change made meanwhile is seen by the next request.
+ */
+export async function checkAndRemember(services: Services, header: string, host: string | undefined, known: Stamp | null): Promise<Authenticated> {
+  const cache = credentialCacheFor(services);
+  const stamp = known ?? (await cache.stampFor(host));
   const checked = await checkCredentials(services, header, host);
   if (stamp) cache.remember(header, host, checked, stamp);
   return checked;
 }
 
 /** The full check against the store, remembering nothing. */
-export async function checkCredentials(services: Services, header: string | undefined, host: string | undefined): Promise<Authenticated> {
+async function checkCredentials(services: Services, header: string | undefined, host: string | undefined): Promise<Authenticated> {
   const { email, apiKey } = parseBasicAuth(header);
   if (apiKey.length !== API_KEY_LENGTH) throw new UnauthorizedError('Malformed API key');
   const realm = await getRealmForHost(services.db, host);

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
 import type { Services } from '../services.js';
-import { checkCredentials, credentialCacheFor } from './auth.js';
+import { checkAndRemember, credentialCacheFor } from './auth.js';
 import type { CredentialCache, Stamp } from './credential-cache.js';
 import { p, parseParams } from './params.js';
 import { type RateLimiter, rateLimiterFor } from './rate-limit.js';
@@ -141,12 +141,8 @@ export class PollServer {
       );
   }
 
-  /** The full check, remembered under counters read before it, so a change made meanwhile is seen next time. */
   private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
-    const stamp = known ?? (await this.cache.stampFor(host));
-    const checked = await checkCredentials(this.services, authorization, host);
-    if (stamp) this.cache.remember(authorization, host, checked, stamp);
-    return checked.user.id;
+    return (await checkAndRemember(this.services, authorization, host, known)).user.id;
   }
 
   /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */
