@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sweepIdempotencyKeys } from '../../src/actions/idempotency.js';
+import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { type ApiResponse, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -112,6 +113,30 @@ for (const dialect of testDialects()) {
         expectError(res, 'Invalid Idempotency-Key header: 1 to 255 printable ASCII characters expected');
       }
       assert.deepEqual(await stored('bad key'), []);
+    });
+
+    it('honours the header on the web client’s /json route, beside its session and CSRF headers', async () => {
+      const host = 'confab.test';
+      const login = await ctx.app.inject({
+        method: 'POST',
+        url: '/accounts/login/',
+        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }).toString(),
+      });
+      const cookies = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
+      const csrf = cookies.find((c) => c.startsWith('csrftoken='))!.slice('csrftoken='.length);
+      const sendFromBrowser = () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/json/messages',
+          headers: { host, cookie: cookies.join('; '), 'x-csrftoken': csrf, 'idempotency-key': 'key-browser', 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ type: 'stream', to: 'general', topic: 'retries', content: 'from the browser' }).toString(),
+        });
+      const first = await sendFromBrowser();
+      assert.equal(first.statusCode, 200, first.body);
+      const retry = await sendFromBrowser();
+      assert.deepEqual({ status: retry.statusCode, body: retry.json() }, { status: 200, body: first.json() });
+      assert.deepEqual(await stored('from the browser'), [first.json().id]);
     });
 
     it('answers a retried scheduled message with the first answer', async () => {
