@@ -81,6 +81,13 @@ export class BadNarrowError extends ApiError {
   }
 }
 
+/** A retry's key was first used with other parameters: answering either request would be wrong. */
+export class IdempotencyKeyReusedError extends ApiError {
+  constructor() {
+    super('Idempotency-Key already used for a different request', { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+  }
+}
+
 export class StreamDoesNotExistError extends ApiError {
   constructor(stream: string) {
     super(`Channel '${stream}' does not exist`, { code: 'STREAM_DOES_NOT_EXIST', data: { stream } });

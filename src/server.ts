@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { runSystemAction } from './actions/context.js';
+import { scheduleIdempotencySweep } from './actions/idempotency.js';
 import { doCreateRealm } from './actions/realm-create.js';
 import { openStorage } from './adapters/storage/index.js';
 import { scheduleUploadSweep } from './actions/upload-sweep.js';
@@ -162,6 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await services.cluster?.join(internal?.url ?? config.advertiseUrl ?? address);
   const stopDelivery = startScheduledDelivery(services);
   const stopSweep = scheduleUploadSweep(services);
+  const stopKeySweep = scheduleIdempotencySweep(services);
   const stop = () =>
     (stopping ??= (async () => {
       // Other processes of a cluster wait for this one's queues rather than give them up for lost.
@@ -170,6 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       const closed = app.close();
       stopDelivery();
       stopSweep();
+      stopKeySweep();
       // Waiting polls end unanswered: their connections close, and clients poll the next server.
       services.queues.shutdown();
       // Requests under way finish, so their events are in the queues that are saved.

@@ -362,6 +362,20 @@ export interface MultiuseInviteStreamTable {
   stream_id: number;
 }
 
+/** An answered send's key, so a retry within the window gets the same answer (see actions/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the client's key. */
+  key_hash: string;
+  /** SHA-256 (hex) of the route and parameters the key was first used with. */
+  request_hash: string;
+  /** The JSON answered then. */
+  response: string;
+  /** UNIX seconds; after this the key is forgotten (and swept). */
+  expires: number;
+}
+
 /** The personal settings a realm's new users start with (JSON over the registry defaults). */
 export interface RealmUserDefaultTable {
   realm_id: number;
@@ -416,6 +430,7 @@ export interface Database {
   image_attachment: ImageAttachmentTable;
   multiuse_invite: MultiuseInviteTable;
   multiuse_invite_stream: MultiuseInviteStreamTable;
+  idempotency_key: IdempotencyKeyTable;
 }
 
 /** A custom emoji; its image is in file storage (see lib/emoji-image.ts). Deleting deactivates. */

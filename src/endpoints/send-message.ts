@@ -1,5 +1,7 @@
-// POST /messages: send a stream or direct message.
+// POST /messages: send a stream or direct message. A retry with the same Idempotency-Key (or
+// local_id and queue_id pair) gets the first answer (see actions/idempotency.ts).
 import { runAction } from '../actions/context.js';
+import { answerOnce, idempotentRequest } from '../actions/idempotency.js';
 import { checkSendMessage } from '../actions/message-send.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
@@ -19,17 +21,21 @@ export default endpoint({
     read_by_sender: p.bool().optional(),
   },
   handler({ params, user, realm, services, req }) {
+    const { queue_id: queueId, local_id: localId, ...request } = params;
+    const once = idempotentRequest(req, 'POST /messages', request, { localId, queueId });
     const addressee = parseAddressee(params.type, params.to, params.topic);
     const client = clientNameFromUserAgent(req.headers['user-agent']);
     return runAction(services, user, realm, (ctx) =>
-      checkSendMessage(ctx, {
-        addressee,
-        content: params.content,
-        client,
-        readBySender: params.read_by_sender ?? defaultReadBySender(client),
-        localId: params.local_id,
-        queueId: params.queue_id,
-      }),
+      answerOnce(ctx, once, () =>
+        checkSendMessage(ctx, {
+          addressee,
+          content: params.content,
+          client,
+          readBySender: params.read_by_sender ?? defaultReadBySender(client),
+          localId,
+          queueId,
+        }),
+      ),
     );
   },
 });

@@ -1,6 +1,7 @@
 // The compose box in headless Chromium against a real Confab: local echo and its reconciliation, a
-// refused send retried, typing seen by the other person, a draft back after a reload, a mention
-// picked from the suggestions by keyboard, the enter_sends setting and the Markdown preview.
+// refused send retried, a send whose answer was lost retried without a second message, typing seen
+// by the other person, a draft back after a reload, a mention picked from the suggestions by
+// keyboard, the enter_sends setting and the Markdown preview.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type { Page, Route } from 'playwright-core';
@@ -78,6 +79,39 @@ describe('the compose box in Chromium', () => {
     const dropped = mark.getByRole('article').filter({ hasText: 'Never mind' });
     await dropped.getByRole('button', { name: 'Discard' }).click();
     await waitUntil(async () => (await dropped.count()) === 0);
+    await mark.unroute('**/json/messages');
+  });
+
+  check('retries a send whose answer was lost with the same Idempotency-Key, so the server stores it once', async () => {
+    const mark = pages.get('mark')!;
+    const keys: string[] = [];
+    let lose = true;
+    await mark.route('**/json/messages', async (route) => {
+      if (!isSend(route)) return route.continue();
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (!lose) return route.continue();
+      lose = false;
+      // The server stores the message but its answer is lost (a proxy's 502). Sent without the
+      // local_id pair, its message event does not name the echo, which so stays, failed, for Retry.
+      const form = new URLSearchParams(route.request().postData() ?? '');
+      form.delete('local_id');
+      form.delete('queue_id');
+      await route.fetch({ postData: form.toString() });
+      await route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad Gateway</html>' });
+    });
+    await message(mark).fill('Lost and found');
+    await message(mark).press('Control+Enter');
+    const echo = mark.locator('article.local').filter({ hasText: 'Lost and found' });
+    await echo.getByText('Not sent: HTTP 502.').waitFor();
+    await echo.getByRole('button', { name: 'Retry' }).click();
+    await waitUntil(async () => (await echo.count()) === 0);
+    assert.equal(keys.length, 2);
+    assert.match(keys[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(keys[1], keys[0]);
+    assert.equal(await mark.getByRole('article').filter({ hasText: 'Lost and found' }).count(), 1);
+    const newest = await call(mark, 'GET', '/messages?anchor=newest&num_before=20&num_after=0&narrow=%5B%5D');
+    const stored = (newest.messages as Array<{ content: string }>).filter((m) => m.content.includes('Lost and found'));
+    assert.equal(stored.length, 1);
     await mark.unroute('**/json/messages');
   });
 

@@ -39,7 +39,13 @@ export function createApi(options: ApiOptions = {}) {
   const cookie = options.cookie ?? (() => document.cookie);
   const base = options.base ?? '/json';
 
-  async function call<T = Record<string, unknown>>(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  async function call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    params: Params = {},
+    signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
     const encoded = encodeParams(params);
     const get = method === 'GET';
     const url = `${base}${path}${get && [...encoded].length > 0 ? `?${encoded}` : ''}`;
@@ -48,6 +54,7 @@ export function createApi(options: ApiOptions = {}) {
       headers['X-CSRFToken'] = csrfToken(cookie());
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
     }
+    Object.assign(headers, extraHeaders);
     const res = await doFetch(url, { method, headers, body: get ? undefined : encoded, credentials: 'same-origin', signal });
     let data: Record<string, unknown>;
     try {
@@ -76,7 +83,9 @@ export function createApi(options: ApiOptions = {}) {
         client_gravatar: false,
       }),
     getTopics: (streamId: number) => call<{ topics: { name: string; max_id: number }[] }>('GET', `/users/me/${streamId}/topics`),
-    sendMessage: (params: Params) => call<{ id: number }>('POST', '/messages', params),
+    /** With a key, a repeat of the request (a retry after a lost answer) gets the first answer instead of a second message. */
+    sendMessage: (params: Params, idempotencyKey?: string) =>
+      call<{ id: number }>('POST', '/messages', params, undefined, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
     markRead: (ids: number[]) => call('POST', '/messages/flags', { messages: ids, op: 'add', flag: 'read' }),
     markStreamAsRead: (streamId: number) => call('POST', '/mark_stream_as_read', { stream_id: streamId }),
     markTopicAsRead: (streamId: number, topic: string) => call('POST', '/mark_topic_as_read', { stream_id: streamId, topic_name: topic }),
@@ -115,7 +124,7 @@ export interface Message {
   flags: string[];
   last_edit_timestamp?: number;
   /** Set on a local echo only: the message shown before the server has it (see compose-echo.ts). */
-  local?: { localId: string; state: 'sending' | 'failed'; params: Params; error?: string };
+  local?: { localId: string; state: 'sending' | 'failed'; params: Params; idempotencyKey: string; error?: string };
   reactions?: Reaction[];
   edit_history?: EditHistoryEntry[];
 }

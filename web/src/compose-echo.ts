@@ -39,8 +39,16 @@ export function localEcho(model: Model, input: EchoInput): Message {
     subject: stream ? String(params.topic ?? '') : '',
     display_recipient: stream ? '' : people.map((p) => ({ id: p.user_id, email: p.email, full_name: p.full_name })),
     flags: ['read'],
-    local: { localId: input.localId, state: 'sending', params },
+    local: { localId: input.localId, state: 'sending', params, idempotencyKey: newIdempotencyKey() },
   };
+}
+
+/**
+ * The key of one message's sends, kept for its Retry: the server answers a repeat with the first
+ * answer, so a retry after a lost answer cannot post twice (getRandomValues works on plain http too).
+ */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export function findLocalEcho(model: Model, localId: string): Message | undefined {

@@ -1,5 +1,7 @@
 // Sending with local echo: the message shows at once (sending), goes to POST /messages with our
 // local_id and queue_id, and its event replaces the echo; a failure marks it failed, for a retry.
+// Every attempt carries the echo's Idempotency-Key, so a retry of a send whose answer was lost
+// (but which the server stored) gets the stored message instead of posting it again.
 import type { Params } from './api.js';
 import { echoHtml, findLocalEcho, localEcho, markEcho, removeLocalEcho } from './compose-echo.js';
 import type { Person } from './model.js';
@@ -22,7 +24,8 @@ async function deliver(localId: string): Promise<void> {
   const echo = m && findLocalEcho(m, localId);
   if (!echo?.local) return;
   try {
-    const { id } = await api.sendMessage({ ...echo.local.params, local_id: localId, ...(queueId ? { queue_id: queueId } : {}) });
+    const params = { ...echo.local.params, local_id: localId, ...(queueId ? { queue_id: queueId } : {}) };
+    const { id } = await api.sendMessage(params, echo.local.idempotencyKey);
     // Normally the event has replaced the echo already or will; if the message is here without it, tidy up.
     const now = model.value;
     if (now?.messages.has(id) && removeLocalEcho(now, localId)) republish();

@@ -35,6 +35,12 @@ describe('api module', () => {
     assert.equal(String(calls[0]!.init.body), 'type=direct&to=%5B11%5D&content=hi');
   });
 
+  it('sends a message with its Idempotency-Key header, when given one', async () => {
+    const { calls, api } = recorder(200, { result: 'success', msg: '', id: 5 });
+    await api.sendMessage({ type: 'direct', to: [11], content: 'hi' }, '0123abcd');
+    assert.deepEqual(calls[0]!.init.headers, { 'X-CSRFToken': 'tok+en', 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': '0123abcd' });
+  });
+
   it("turns an error answer into an ApiError with the server's code and message", async () => {
     const { api } = recorder(400, { result: 'error', msg: 'Bad event queue ID: q1', code: 'BAD_EVENT_QUEUE_ID', queue_id: 'q1' });
     await assert.rejects(api.getEvents('q1', 0), (e: unknown) => e instanceof ApiError && e.code === 'BAD_EVENT_QUEUE_ID' && e.status === 400 && e.message === 'Bad event queue ID: q1');

@@ -59,10 +59,24 @@ describe('local echo', () => {
   it('is marked failed with the reason, then sending again for a retry', () => {
     const model = freshModel();
     echo(model, 'a');
+    const key = findLocalEcho(model, 'a')?.local?.idempotencyKey;
     markEcho(model, 'a', 'failed', 'Refused');
-    assert.deepEqual(findLocalEcho(model, 'a')?.local, { localId: 'a', state: 'failed', params: { type: 'stream', to: 4, topic: 'lunch', content: 'hi' }, error: 'Refused' });
+    assert.deepEqual(findLocalEcho(model, 'a')?.local, { localId: 'a', state: 'failed', params: { type: 'stream', to: 4, topic: 'lunch', content: 'hi' }, idempotencyKey: key, error: 'Refused' });
     markEcho(model, 'a', 'sending');
     assert.equal(findLocalEcho(model, 'a')?.local?.state, 'sending');
+    // The retry is the same request to the server: it keeps the key, so a lost answer cannot mean two messages.
+    assert.equal(findLocalEcho(model, 'a')?.local?.idempotencyKey, key);
+  });
+
+  it('gives each message a key of its own for its sends', () => {
+    const model = freshModel();
+    echo(model, 'a');
+    echo(model, 'b');
+    const a = findLocalEcho(model, 'a')?.local?.idempotencyKey;
+    const b = findLocalEcho(model, 'b')?.local?.idempotencyKey;
+    assert.match(String(a), /^[0-9a-f]{32}$/);
+    assert.match(String(b), /^[0-9a-f]{32}$/);
+    assert.notEqual(a, b);
   });
 
   it('survives a new register', () => {
