@@ -22,7 +22,7 @@ import { generateApiKey } from './lib/credentials.js';
 import { listRealms } from './queries/realms.js';
 import { RedisRateLimitStore } from './adapters/rate-limit/redis.js';
 import { connectCluster, handOverQueues, serveMembers } from './cluster/join.js';
-import { RateLimiter, rulesFromConfig } from './http/rate-limit.js';
+import { RuleRateLimiter, rulesFromConfig } from './http/rate-limit.js';
 import { type Services, systemClock } from './services.js';
 
 export async function openServices(config: Config): Promise<Services> {
@@ -47,7 +47,7 @@ export async function openServices(config: Config): Promise<Services> {
     ...(cluster
       ? {
           cluster: cluster.member,
-          rateLimiter: new RateLimiter(rulesFromConfig(config), new RedisRateLimitStore(cluster.member.redis, config.redisPrefix, (error) => services?.log?.warn({ err: error }, 'rate-limit counters unavailable')), systemClock),
+          rateLimiter: new RuleRateLimiter(rulesFromConfig(config), new RedisRateLimitStore(cluster.member.redis, config.redisPrefix, (error) => services?.log?.warn({ err: error }, 'rate-limit counters unavailable')), systemClock),
         }
       : {}),
   });

@@ -1,9 +1,9 @@
 // What the running server holds: the store, the configuration, the clock and the event bus.
 import type { FastifyBaseLogger } from 'fastify';
+import type { RateLimiter } from './adapters/rate-limit/limiter.js';
 import type { FileStorage } from './adapters/storage/types.js';
 import type { ClusterMember } from './cluster/cluster.js';
 import type { Config } from './config.js';
-import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './db/connect.js';
 import type { Db } from './db/schema.js';
 import type { EventBus } from './events/bus.js';
@@ -25,7 +25,7 @@ export interface Services {
   /** This process's event queues. */
   queues: QueueRegistry;
   log?: FastifyBaseLogger;
-  /** Rate-limit counters; by default kept in memory from the config's rules (src/http/rate-limit.ts). */
+  /** Rate-limit counters; by default kept in memory from the config's rules (rateLimiterFor, src/http/rate-limit.ts). */
   rateLimiter?: RateLimiter;
   /** Where uploaded files live; by default opened from the configuration (src/adapters/storage). */
   storage?: FileStorage;

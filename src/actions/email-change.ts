@@ -2,7 +2,7 @@
 // link to the new address; the address changes only when that link is followed.
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import type { MailMessage } from '../lib/mail/transport.js';
+import type { MailMessage } from '../adapters/mail/transport.js';
 import { CONFIRMATION_KEY_LENGTH, generateConfirmationKey } from '../lib/credentials.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';

@@ -2,7 +2,7 @@
 // sends the realm's whole ordered list to everyone, and drops the compiled-list cache (in every
 // process of a cluster).
 import { ApiError } from '../errors.js';
-import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
+import { invalidateRealmLinkifiers } from '../queries/linkifier-cache.js';
 import { hasWebScheme } from '../lib/linkifiers/url-template.js';
 import { checkLinkifier } from '../lib/linkifiers/validate.js';
 import { requireAdmin } from '../lib/permissions.js';

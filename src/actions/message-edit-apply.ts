@@ -1,7 +1,8 @@
 // Carrying out a checked edit: content, moves, edit history, and the update_message and
 // delete_message events to everyone who can see the message (or just lost it).
 import type { MessageRow, StreamRow } from '../db/schema.js';
-import { realmLinkifiers, topicLinks } from '../lib/linkifiers/index.js';
+import { topicLinks } from '../lib/linkifiers/index.js';
+import { realmLinkifiers } from '../queries/linkifier-cache.js';
 import { flagNames, groupByFlags } from '../lib/message-flags.js';
 import type { EditHistoryEntry } from '../lib/message-format.js';
 import type { ActionContext } from './context.js';

@@ -2,7 +2,7 @@
 // The database row is the truth; the push transport (bouncer or log) is told after the commit.
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, InvalidPushDeviceTokenError } from '../errors.js';
-import { basePayload, type PushDevice, PushDeviceKind, pushTransportFor } from '../lib/push/index.js';
+import { basePayload, type PushDevice, PushDeviceKind, pushTransportFor } from '../adapters/push/index.js';
 import type { Services } from '../services.js';
 import { runAction } from './context.js';
 import { requireHuman } from '../lib/permissions.js';

@@ -5,7 +5,7 @@ import { LEGACY_TOP_LEVEL } from '../events/state/settings.js';
 import { ApiError } from '../errors.js';
 import { hashPassword, verifyPassword } from '../lib/credentials.js';
 import { languageName } from '../lib/languages.js';
-import { type MailMessage, mailTransportFor } from '../lib/mail/transport.js';
+import { type MailMessage, mailTransportFor } from '../adapters/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { mergeSettings, parseSetting, resolveSettings, SETTINGS, type Settings, type SettingValue } from '../lib/settings-registry.js';

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { BadEventQueueIdError } from '../errors.js';
 import { saveSnapshots } from '../events/persistence.js';
 import type { QueueSnapshot } from '../events/queue.js';
-import { invalidateRealmLinkifiers } from '../lib/linkifiers/cache.js';
+import { invalidateRealmLinkifiers } from '../queries/linkifier-cache.js';
 import { notePresenceWrite } from '../queries/presence-cache.js';
 import type { Clock, Services } from '../services.js';
 import { ClusterMember } from './cluster.js';

@@ -2,7 +2,7 @@
 import { addPushDevice } from '../actions/push-devices.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { PushDeviceKind } from '../lib/push/index.js';
+import { PushDeviceKind } from '../adapters/push/index.js';
 
 export default endpoint({
   method: 'POST',

@@ -3,7 +3,7 @@
 import { removePushDevice } from '../actions/push-devices.js';
 import { type Endpoint, endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
-import { PushDeviceKind } from '../lib/push/index.js';
+import { PushDeviceKind } from '../adapters/push/index.js';
 
 export function removePushTokenEndpoint(url: string, kind: number): Endpoint {
   return endpoint({

@@ -1,5 +1,5 @@
 // DELETE /users/me/apns_device_token: forget an iOS (APNs) device.
-import { PushDeviceKind } from '../lib/push/index.js';
+import { PushDeviceKind } from '../adapters/push/index.js';
 import { removePushTokenEndpoint } from './remove-android-token.js';
 
 export default removePushTokenEndpoint('/users/me/apns_device_token', PushDeviceKind.APNS);

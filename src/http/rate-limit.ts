@@ -2,16 +2,14 @@
 // user (event polls counted apart, as the reference's long-poll server keeps its own buckets),
 // unauthenticated requests per client address, password logins per username, and failed
 // authentications (and sign-ups) per client address. Counters live behind RateLimitStore (src/adapters/rate-limit).
+import type { RateLimitHeaders, RateLimiter, UserBucket } from '../adapters/rate-limit/limiter.js';
 import { MemoryRateLimitStore } from '../adapters/rate-limit/memory.js';
 import type { Awaitable, RateLimitOutcome, RateLimitRule, RateLimitStore } from '../adapters/rate-limit/store.js';
 import { type Config, rateLimitRule } from '../config.js';
 import { RateLimitedError } from '../errors.js';
 import type { Clock, Services } from '../services.js';
 
-/** Which per-user count an authenticated request goes to. */
-export type UserBucket = 'api' | 'events';
-
-export type RateLimitHeaders = Record<string, string>;
+export type { RateLimitHeaders, RateLimiter, UserBucket } from '../adapters/rate-limit/limiter.js';
 
 const NO_HEADERS: RateLimitHeaders = Object.freeze({}) as RateLimitHeaders;
 
@@ -41,7 +39,8 @@ function then<T, R>(value: Awaitable<T>, next: (value: T) => R): Awaitable<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
-export class RateLimiter {
+/** The reference server's rules, counted in a RateLimitStore (memory for one process, Redis for a cluster). */
+export class RuleRateLimiter implements RateLimiter {
   constructor(
     private readonly rules: RateLimitRules,
     private readonly store: RateLimitStore,
@@ -153,7 +152,7 @@ export function rateLimiterFor(services: Services): RateLimiter {
   if (services.rateLimiter) return services.rateLimiter;
   let limiter = limiters.get(services);
   if (!limiter) {
-    limiter = new RateLimiter(rulesFromConfig(services.config), new MemoryRateLimitStore(services.clock), services.clock);
+    limiter = new RuleRateLimiter(rulesFromConfig(services.config), new MemoryRateLimitStore(services.clock), services.clock);
     limiters.set(services, limiter);
   }
   return limiter;

@@ -1,5 +1,5 @@
 // A bot as the reference describes it to those who administer it (realm_bots, realm_bot events).
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 import { avatarUrl } from './user-format.js';
 
 export interface BotDict {

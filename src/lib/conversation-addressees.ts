@@ -1,6 +1,6 @@
 // How the API names the addressees of a stored conversation from the viewer's side: the stream's
 // id, or the other people of a direct conversation (yourself, for a conversation with yourself).
-import { RecipientType } from '../db/schema.js';
+import { RecipientType } from '../types/rows.js';
 
 export interface StoredRecipient {
   recipient_type: number | null;

@@ -1,6 +1,6 @@
 // GET /messages/{message_id}/history: the stored edit history (newest first, only what changed)
 // turned into snapshots, oldest first, each with the topic and content right after that edit.
-import type { MessageRow } from '../db/schema.js';
+import type { MessageRow } from '../types/rows.js';
 import { highlightHtmlDifferences } from './html-diff.js';
 import type { EditHistoryEntry } from './message-format.js';
 import type { RealmSettings } from './realm-settings.js';

@@ -1,6 +1,6 @@
 // Who may edit or move a message and until when: pure rules over rows already loaded,
 // with `now` passed in. The texts are the reference's.
-import type { StreamRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserRow } from '../types/rows.js';
 import { ApiError } from '../errors.js';
 import { RESOLVED_TOPIC_PREFIX } from './message-content.js';
 import { passesPolicy } from './permissions.js';

@@ -1,6 +1,6 @@
 // Reusable invitation links: who may make and revoke them, when one has run out, how GET /invites
 // shows them, and what the sign-up form asks of a newcomer. Pure rules over rows already loaded.
-import type { MultiuseInviteRow, UserRow } from '../db/schema.js';
+import type { MultiuseInviteRow, UserRow } from '../types/rows.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { isLoginEmail } from './credentials.js';
 import { isAdmin, isOwner, Role } from './roles.js';

@@ -1,7 +1,7 @@
 // Turns stored message rows into the API's message dictionaries (GET /messages, GET /messages/{id},
 // message events). Everything needed is loaded by the caller; this file does no I/O.
-import type { MessageRow, ReactionRow, UserRow } from '../db/schema.js';
-import { RecipientType } from '../db/schema.js';
+import type { MessageRow, ReactionRow, UserRow } from '../types/rows.js';
+import { RecipientType } from '../types/rows.js';
 import type { CompiledLinkifier } from './linkifiers/match.js';
 import { topicLinks } from './linkifiers/topic-links.js';
 import { flagNames } from './message-flags.js';

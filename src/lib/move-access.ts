@@ -1,7 +1,7 @@
 // What a move to another stream does to each person's hold on the moved messages. Reads grant
 // access to anyone holding a user_message row, so a row may only survive a move when its holder
 // can read the messages in their new place; otherwise the move would carry access with it.
-import type { StreamRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserRow } from '../types/rows.js';
 import { canAccessStreamHistory } from './permissions.js';
 
 type Destination = Pick<StreamRow, 'invite_only' | 'history_public_to_subscribers' | 'is_web_public'>;

@@ -1,5 +1,5 @@
 // Who may see and do what: pure rules over rows already loaded.
-import type { StreamRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserRow } from '../types/rows.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { isAdmin, isGuest, isNewMember } from './roles.js';
 

@@ -1,8 +1,7 @@
 // Custom profile field definitions: types, the dict clients see, and the checks an administrator's
 // field must pass. Texts and limits follow the reference at feature level 229.
-import type { CustomProfileFieldRow } from '../db/schema.js';
+import type { CustomProfileFieldRow } from '../types/rows.js';
 import { ApiError } from '../errors.js';
-import { DEFAULT_EXTERNAL_ACCOUNTS } from '../events/state/catalogs.js';
 
 export const FieldType = {
   SHORT_TEXT: 1,
@@ -13,6 +12,12 @@ export const FieldType = {
   USER: 6,
   EXTERNAL_ACCOUNT: 7,
   PRONOUNS: 8,
+} as const;
+
+/** realm_default_external_accounts (POST /register): external-account profile fields an administrator can pick ready-made. */
+export const DEFAULT_EXTERNAL_ACCOUNTS = {
+  twitter: { text: 'Twitter', url_pattern: 'https://twitter.com/%(username)s', name: 'Twitter username', hint: '' },
+  github: { text: 'GitHub', url_pattern: 'https://github.com/%(username)s', name: 'GitHub username', hint: '' },
 } as const;
 
 export const FIELD_NAME_MAX_LENGTH = 40;

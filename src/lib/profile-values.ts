@@ -1,6 +1,6 @@
 // Checks of a user's value for one custom profile field, with the reference's texts (the field's
 // label names the value in them). Person fields are checked against the users they name.
-import type { CustomProfileFieldRow, UserRow } from '../db/schema.js';
+import type { CustomProfileFieldRow, UserRow } from '../types/rows.js';
 import { fail, FieldType, isPlainObject, isUrl, parseFieldData } from './profile-fields.js';
 
 /** A value as sent: text, or user ids for person fields. */

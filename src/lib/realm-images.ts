@@ -1,6 +1,6 @@
 // Where the organization's images live: custom emoji and the icon and logos, in file storage
 // under user_avatars/<realm id>/ and served at the reference's /user_avatars/<realm id>/... URLs.
-import type { RealmEmojiRow, RealmRow } from '../db/schema.js';
+import type { RealmEmojiRow, RealmRow } from '../types/rows.js';
 
 export type RealmImageKind = 'icon' | 'logo' | 'night_logo';
 export type RealmImageFields = Pick<RealmRow, 'id' | 'url' | 'icon_source' | 'icon_version' | 'logo_source' | 'logo_version' | 'night_logo_source' | 'night_logo_version'>;

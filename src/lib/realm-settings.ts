@@ -1,6 +1,6 @@
 // Realm settings: defaults of the feature-level-229 era, with the stored overrides laid over them.
 // realm.settings holds only the values that differ from these defaults (JSON text).
-import type { RealmRow } from '../db/schema.js';
+import type { RealmRow } from '../types/rows.js';
 
 /** The integer permission policies of the era (1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody). */
 export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6 } as const;

@@ -1,5 +1,5 @@
 // Roles and the questions asked of them everywhere.
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 
 export const Role = { OWNER: 100, ADMINISTRATOR: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
 export const ROLE_VALUES: readonly number[] = Object.values(Role);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StreamRow } from '../db/schema.js';
+import type { StreamRow } from '../types/rows.js';
 import { byStreamName, streamDict, subscriptionDict } from './stream-format.js';
 
 const stream: StreamRow = {

@@ -1,5 +1,5 @@
 // Builds the API's Stream and Subscription dictionaries from rows (feature-level-229 field set).
-import type { StreamRow, SubscriptionRow } from '../db/schema.js';
+import type { StreamRow, SubscriptionRow } from '../types/rows.js';
 
 /** stream_post_policy values: 1 everyone, 2 administrators, 3 full members, 4 moderators. */
 export const StreamPostPolicy = { EVERYONE: 1, ADMINS: 2, RESTRICT_NEW_MEMBERS: 3, MODERATORS: 4 } as const;

@@ -1,6 +1,6 @@
 // Who may create streams, join them, add others to them and take others out of them.
 // Pure rules over rows already loaded; lib/permissions.ts decides who can see a stream.
-import type { StreamRow, UserGroupRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserGroupRow, UserRow } from '../types/rows.js';
 import { canSeeStream } from './permissions.js';
 import { inSystemGroup, isGuest } from './roles.js';
 

@@ -1,5 +1,5 @@
 // Which topics of a stream a user may list, and how topic rows that differ only in case merge.
-import type { StreamRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserRow } from '../types/rows.js';
 import { isGuest } from './roles.js';
 
 type Viewer = Pick<UserRow, 'role'>;

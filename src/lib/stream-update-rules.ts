@@ -1,6 +1,6 @@
 // Pure rules of PATCH /streams/{stream_id}: which permission combinations a stream may have,
 // the message_retention_days values, web-public permission and the removal-group setting.
-import type { StreamRow, UserGroupRow, UserRow } from '../db/schema.js';
+import type { StreamRow, UserGroupRow, UserRow } from '../types/rows.js';
 import { ApiError, RequestVariableInvalidError } from '../errors.js';
 import { isAdmin, isModerator, isOwner } from './roles.js';
 import { STREAM_POST_POLICIES } from './stream-format.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 import { Role } from './roles.js';
 import { apiEmailOf, avatarUrl, canSeeDeliveryEmail, clientDerivesAvatar, emailNamesUser, gravatarUrl, placeholderUserId, setGravatarEnabled } from './user-format.js';
 

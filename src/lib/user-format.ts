@@ -1,6 +1,6 @@
 // Builds the API's User dictionary from a row, hiding what the requester may not see.
 import { createHash } from 'node:crypto';
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 import { BoundedMap, remember } from './bounded-map.js';
 import { isAdmin, isGuest, isModerator, isOwner } from './roles.js';
 import { EMAIL_VISIBILITY, resolveSettings } from './settings-registry.js';

@@ -1,6 +1,6 @@
 // Pure rules for user groups: valid names, who may edit which group, which groups a setting may
 // name, and walking groups inside groups (members and subgroups, recursively).
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 import { ApiError } from '../errors.js';
 import { passesPolicy } from './permissions.js';
 import { isGuest, isModerator } from './roles.js';

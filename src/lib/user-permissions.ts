@@ -1,5 +1,5 @@
 // Who may manage whose account: pure rules over rows already loaded.
-import type { UserRow } from '../db/schema.js';
+import type { UserRow } from '../types/rows.js';
 import { isAdmin, isOwner } from './roles.js';
 
 /** Administrators manage every account; a user also manages the bots they own. */

@@ -2,7 +2,7 @@
 import type { DbOrTx, MessageRow, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { type DisplayRecipient, type MessageDictOptions, type MessageParts, messageDict } from '../lib/message-format.js';
-import { realmLinkifiers } from '../lib/linkifiers/index.js';
+import { realmLinkifiers } from './linkifier-cache.js';
 import { realmSettings } from '../lib/realm-settings.js';
 
 /** Every message column but the store's search index. */

@@ -3,7 +3,8 @@
 // The realm's linkifiers come from their in-memory cache.
 import { sql } from 'kysely';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
-import { findLinkifierMatches, realmLinkifiers } from '../lib/linkifiers/index.js';
+import { findLinkifierMatches } from '../lib/linkifiers/index.js';
+import { realmLinkifiers } from './linkifier-cache.js';
 import type { MentionableGroup, MentionableUser, RenderContext, UploadedImagePreview } from '../lib/markdown/index.js';
 import { splitNameAndId } from '../lib/markdown/mentions.js';
 import { canAccessStreamHistory, canSeeStream } from '../lib/permissions.js';

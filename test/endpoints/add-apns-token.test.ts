@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LogPushTransport, setPushTransport } from '../../src/lib/push/index.js';
+import { LogPushTransport, setPushTransport } from '../../src/adapters/push/index.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';

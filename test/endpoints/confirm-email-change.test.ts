@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
-import { type MailMessage, mailTransportFor, OutboxTransport, SmtpTransport, senderAddress, setMailTransport } from '../../src/lib/mail/transport.js';
+import { type MailMessage, mailTransportFor, OutboxTransport, SmtpTransport, senderAddress, setMailTransport } from '../../src/adapters/mail/transport.js';
 import type { Services } from '../../src/services.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';

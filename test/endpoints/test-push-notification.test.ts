@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { BouncerPushTransport, type LogPushTransport, pushTransportFor, setPushTransport } from '../../src/lib/push/index.js';
+import { BouncerPushTransport, type LogPushTransport, pushTransportFor, setPushTransport } from '../../src/adapters/push/index.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, TEST_URL, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DevUserName } from '../../src/dev-seed.js';
 import { applyEvents } from '../../src/events/apply.js';
 import type { InitialState } from '../../src/events/initial-state.js';
-import { setMailTransport } from '../../src/lib/mail/transport.js';
+import { setMailTransport } from '../../src/adapters/mail/transport.js';
 import { ApiClient, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';

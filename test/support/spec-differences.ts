@@ -84,7 +84,7 @@ const LATER_STREAM_FIELDS = ['is_archived', 'is_recently_active', 'can_subscribe
 
 export const SPEC_DIFFERENCES: SpecDifference[] = [
   {
-    why: 'Version fields: SPEC.md names them service_feature_level/service_version/service_merge_base; the zulip_* twins stay for existing clients (DESIGN.md 1.3).',
+    why: 'Version fields: SPEC.md names them service_feature_level/service_version/service_merge_base; the zulip_* twins stay for existing clients.',
     apply: (doc) =>
       forEachObjectSchema(doc, (schema) => {
         if (!schema.properties.zulip_feature_level) return false;
@@ -131,7 +131,7 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
       }),
   },
   {
-    why: 'visibility_policy is 0 none, 1 muted, 2 unmuted, with 3 followed accepted as clients send it (DESIGN.md 1.3): nothing else may come out.',
+    why: 'visibility_policy is 0 none, 1 muted, 2 unmuted, with 3 followed accepted as clients send it: nothing else may come out.',
     apply: (doc) =>
       forEachProperty(doc, 'visibility_policy', 'integer', (prop) => {
         prop.enum = [0, 1, 2, 3];

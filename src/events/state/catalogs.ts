@@ -13,11 +13,8 @@ export const CUSTOM_PROFILE_FIELD_TYPES = {
   PRONOUNS: { id: 8, name: 'Pronouns' },
 } as const;
 
-/** realm_default_external_accounts: external-account profile fields an administrator can pick ready-made. */
-export const DEFAULT_EXTERNAL_ACCOUNTS = {
-  twitter: { text: 'Twitter', url_pattern: 'https://twitter.com/%(username)s', name: 'Twitter username', hint: '' },
-  github: { text: 'GitHub', url_pattern: 'https://github.com/%(username)s', name: 'GitHub username', hint: '' },
-} as const;
+/** realm_default_external_accounts: a rule of profile fields, kept with them in lib/. */
+export { DEFAULT_EXTERNAL_ACCOUNTS } from '../../lib/profile-fields.js';
 
 /** realm_available_video_chat_providers: the values PATCH /realm accepts for video_chat_provider. */
 export const VIDEO_CHAT_PROVIDER_TABLE = {

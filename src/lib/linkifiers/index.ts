@@ -1,5 +1,4 @@
-// Linkifiers: compiling administrators' patterns, finding matches in text and topics, and the
-// per-realm cache the renderer and message dictionaries read.
-export { invalidateRealmLinkifiers, realmLinkifiers } from './cache.js';
+// Linkifiers: compiling administrators' patterns and finding matches in text and topics. The
+// per-realm cache of compiled lists, which reads the store, is queries/linkifier-cache.ts.
 export { type CompiledLinkifier, compileLinkifiers, findLinkifierMatches } from './match.js';
 export { topicLinks } from './topic-links.js';

@@ -4,7 +4,7 @@
 //
 // Security rule, as for the SQL: a term may only remove messages, never add them. The
 // predicate is applied to messages the viewer may already see; it only ever says no.
-import { RecipientType } from '../../db/schema.js';
+import { RecipientType } from '../../types/rows.js';
 import { RESOLVED_TOPIC_PREFIX } from '../message-content.js';
 import { matchesSearch } from './search.js';
 import {

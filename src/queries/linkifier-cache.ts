@@ -1,8 +1,8 @@
 // Compiled linkifiers per realm, kept in memory: rendering and topic_links run for every message
 // sent or fetched, so they must not read and compile the list each time.
-import type { DbOrTx } from '../../db/schema.js';
-import { listLinkifiers } from '../../queries/linkifiers.js';
-import { type CompiledLinkifier, compileLinkifiers, type LinkifierRow } from './match.js';
+import type { DbOrTx } from '../db/schema.js';
+import { type CompiledLinkifier, compileLinkifiers, type LinkifierRow } from '../lib/linkifiers/match.js';
+import { listLinkifiers } from './linkifiers.js';
 
 /**
  * Changes bump the realm's generation; an entry loaded under an older one is read again. The
