@@ -11,6 +11,7 @@ import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { registerWebClient } from '../../src/http/web-client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 
 const HOST = 'confab.test';
 const ENTRY = '<!doctype html><title>Confab</title><script type="module" src="/static/web/assets/index-AbC123.js"></script>';
@@ -35,8 +36,8 @@ for (const dialect of testDialects()) {
       const login = await ctx.app.inject({
         method: 'POST',
         url: '/accounts/login/',
-        payload: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }).toString(),
-        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ username: 'mark@confab.test', password: DEV_PASSWORD })).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assert.equal(login.statusCode, 302);
       const raw = login.headers['set-cookie'] as string[];
