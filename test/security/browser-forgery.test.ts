@@ -1,7 +1,7 @@
 // What keeps another site from acting through a visitor's browser: forms of the server's own pages
 // carry a token matching the csrftoken cookie, requests the browser says came from elsewhere
-// (Origin: null, Sec-Fetch-Site) are refused, `next` leads only to this site, and cookies are
-// Secure whenever the public URL is https.
+// (Origin: null, Sec-Fetch-Site) are refused, `next` leads only to this site, cookies are Secure
+// whenever the public URL is https, and the page gets no API key but its own account's.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
@@ -176,6 +176,28 @@ for (const dialect of testDialects()) {
       } finally {
         ctx.services.config.externalUrl = before;
       }
+    });
+
+    it("hands the page only its own account's API key, for its own password", async () => {
+      const browser = await session();
+      const fetchKey = (body: Record<string, string>, cookie = browser.cookie) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/json/fetch_api_key',
+          payload: new URLSearchParams(body).toString(),
+          headers: { host: HOST, cookie, 'x-csrftoken': browser.csrf, 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const { mark } = ctx.seed.users;
+      // Another account's name is not a parameter here: the key is the session's own.
+      const own = await fetchKey({ username: 'mona@confab.test', password: DEV_PASSWORD });
+      assert.equal(own.statusCode, 200, own.body);
+      assert.deepEqual(own.json(), { result: 'success', msg: '', api_key: mark.api_key, email: mark.delivery_email, ignored_parameters_unsupported: ['username'] });
+      const wrong = await fetchKey({ password: 'not the password' });
+      assert.equal(wrong.statusCode, 400);
+      assert.deepEqual(wrong.json(), { result: 'error', msg: 'Password is incorrect.', code: 'BAD_REQUEST' });
+      const anonymous = await fetchKey({ password: DEV_PASSWORD }, '');
+      assert.equal(anonymous.statusCode, 401);
+      assert.equal(anonymous.json().code, 'UNAUTHORIZED');
     });
   });
 }
