@@ -68,6 +68,21 @@ for (const dialect of testDialects()) {
       assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
       assert.equal(res.headers['cache-control'], 'no-store');
       assert.equal(res.headers['x-frame-options'], 'DENY');
+      // Scripts only from this server; styles inline too, as rendered messages carry style attributes.
+      assert.equal(
+        res.headers['content-security-policy'],
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' http://confab.test; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+      );
+    });
+
+    it('lets the page load gravatars only when the server uses them', async () => {
+      ctx.services.config.enableGravatar = true;
+      try {
+        const policy = String((await get('/', true)).headers['content-security-policy']);
+        assert.match(policy, /; img-src 'self' http:\/\/confab\.test https:\/\/secure\.gravatar\.com; /);
+      } finally {
+        ctx.services.config.enableGravatar = false;
+      }
     });
 
     it('serves hashed assets as immutable', async () => {
