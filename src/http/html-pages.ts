@@ -1,13 +1,14 @@
 // What the server's own HTML pages (logging in, signing up through an invitation) share: one
-// small look, headers that keep them out of caches and frames, form reading, the check that a form
+// small look, headers that keep them out of caches and frames, form reading, the checks that a form
 // was posted from this site, and starting a session once someone is known.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { externalUrl } from '../config.js';
 import type { UserRow } from '../db/schema.js';
 import { escapeHtml } from '../lib/markdown/escape.js';
 import { SESSION_SECONDS, sessionCookies } from '../lib/sessions.js';
 import { createSession } from '../queries/sessions.js';
 import type { Services } from '../services.js';
-import { CsrfError } from './session-auth.js';
+import { checkFormToken, checkSameOrigin, FORM_TOKEN_FIELD, formToken } from './csrf.js';
 
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -35,22 +36,47 @@ export function formValue(req: FastifyRequest, name: string): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A form posted from another site must not log the browser in (to someone else's account, say). */
-export function checkSameOrigin(req: FastifyRequest): void {
-  const origin = req.headers.origin;
-  if (origin === undefined || origin === 'null') return;
-  let host: string;
+/**
+ * Cookies are Secure when the browser reached this server over https: the request says so, or the
+ * public URL does (a proxy that is not trusted may still have ended TLS in front of it).
+ */
+export function secureCookies(services: Services, req: FastifyRequest): boolean {
+  return req.protocol === 'https' || externalUrl(services.config).startsWith('https:');
+}
+
+/** The hidden field carrying the form's token (setting the csrftoken cookie if the browser has none). */
+export function tokenField(services: Services, req: FastifyRequest, reply: FastifyReply): string {
+  return `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken(req, reply, secureCookies(services, req)))}">`;
+}
+
+/** A form posted from another site, or without its token, must not log the browser in (to someone else's account, say). */
+export function checkFormPost(req: FastifyRequest): void {
+  checkSameOrigin(req);
+  checkFormToken(req);
+}
+
+/**
+ * Where to go after logging in: a page of this site only. `next` is read as a browser would read
+ * it (which drops tabs and newlines and takes a backslash for a slash), and only its path, query and
+ * fragment are kept.
+ */
+export function safeNext(services: Services, next: string | undefined): string {
+  if (next === undefined) return '/';
+  const base = new URL(`${externalUrl(services.config)}/`);
+  let target: URL;
   try {
-    host = new URL(origin).host;
+    target = new URL(next, base);
   } catch {
-    throw new CsrfError('Origin checking failed - the request did not come from this site.');
+    return '/';
   }
-  if (host !== req.headers.host) throw new CsrfError('Origin checking failed - the request did not come from this site.');
+  // A path that starts with two slashes would be read as another host's address.
+  if (target.origin !== base.origin || target.pathname.startsWith('//')) return '/';
+  return `${target.pathname}${target.search}${target.hash}`;
 }
 
 /** Logs the browser in as `user` (the session cookie and its CSRF cookie) and sends it to `next`. */
 export async function startSession(services: Services, req: FastifyRequest, reply: FastifyReply, user: UserRow, next: string) {
   const session = await services.store.transact((tx) => createSession(tx, user, services.clock.now()));
-  const secure = req.protocol === 'https';
-  return reply.code(302).header('set-cookie', sessionCookies(session.token, session.csrfToken, SESSION_SECONDS, secure)).header('location', next).send();
+  const cookies = sessionCookies(session.token, session.csrfToken, SESSION_SECONDS, secureCookies(services, req));
+  return reply.code(302).header('set-cookie', cookies).header('location', next).send();
 }

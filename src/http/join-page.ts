@@ -10,7 +10,7 @@ import { escapeHtml } from '../lib/markdown/escape.js';
 import { Role } from '../lib/roles.js';
 import { getRealmForHost } from '../queries/realms.js';
 import type { Services } from '../services.js';
-import { checkSameOrigin, formValue, PAGE_HEADERS, page, startSession } from './html-pages.js';
+import { checkFormPost, formValue, PAGE_HEADERS, page, startSession, tokenField } from './html-pages.js';
 import { loginForm } from './login-pages.js';
 import { rateLimiterFor } from './rate-limit.js';
 
@@ -22,13 +22,22 @@ const ROLE_PHRASES: Record<number, string> = {
   [Role.GUEST]: 'a guest',
 };
 
-function signupForm(realm: RealmRow, invite: MultiuseInviteRow, key: string, values: Partial<SignupRequest> = {}, error?: string): string {
+/** What the sign-up form is shown for: the link, and the fields as filled in with the reason they were refused. */
+interface SignupFormState {
+  realm: RealmRow;
+  invite: MultiuseInviteRow;
+  key: string;
+  values?: Partial<SignupRequest>;
+  error?: string;
+}
+
+function signupForm(token: string, { realm, invite, key, values = {}, error }: SignupFormState): string {
   const field = (id: string, label: string, input: string) => `<label for="${id}">${label}</label>${input}`;
   return page(
     `Sign up · ${realm.name}`,
     `<h1>Sign up for ${escapeHtml(realm.name)}</h1>
 <p>You are invited to join as ${ROLE_PHRASES[invite.invited_as] ?? 'a member'}.</p>${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="/join/${escapeHtml(key)}/">
+<form method="post" action="/join/${escapeHtml(key)}/">${token}
 ${field('email', 'Email', `<input id="email" name="email" type="email" autocomplete="email" value="${escapeHtml(values.email ?? '')}" required>`)}
 ${field('full_name', 'Full name', `<input id="full_name" name="full_name" autocomplete="name" maxlength="100" value="${escapeHtml(values.fullName ?? '')}" required>`)}
 ${field('password', 'Password', '<input id="password" name="password" type="password" autocomplete="new-password" minlength="6" maxlength="100" required>')}
@@ -50,7 +59,7 @@ export function registerJoinPages(app: FastifyInstance, services: Services): voi
     const hostRealm = await getRealmForHost(services.db, req.headers.host);
     try {
       const { invite, realm } = await accessInviteByKey(services.db, hostRealm, keyOf(req), Math.floor(services.clock.now()));
-      return reply.headers(PAGE_HEADERS).send(signupForm(realm, invite, keyOf(req)));
+      return reply.headers(PAGE_HEADERS).send(signupForm(tokenField(services, req, reply), { realm, invite, key: keyOf(req) }));
     } catch (error) {
       if (!(error instanceof InviteLinkError)) throw error;
       return reply.code(error.status).headers(PAGE_HEADERS).send(linkErrorPage(error));
@@ -66,7 +75,7 @@ export function registerJoinPages(app: FastifyInstance, services: Services): voi
       password: formValue(req, 'password') ?? '',
     };
     try {
-      checkSameOrigin(req);
+      checkFormPost(req);
       const user = await rateLimiterFor(services).signup(req.ip, () =>
         runSystemAction(services, (ctx) => doSignUpWithInvite(ctx, hostRealm, key, request)),
       );
@@ -76,7 +85,7 @@ export function registerJoinPages(app: FastifyInstance, services: Services): voi
       const headers = { ...PAGE_HEADERS, ...error.headers };
       if (error instanceof InviteLinkError) return reply.code(error.status).headers(headers).send(linkErrorPage(error));
       if (error instanceof AlreadyRegisteredError) {
-        return reply.code(error.status).headers(headers).send(loginForm(hostRealm, services.config.dev, '/', error.message, error.email));
+        return reply.code(error.status).headers(headers).send(loginForm(services, req, reply, hostRealm, { next: '/', error: error.message, email: error.email }));
       }
       // The form again, as filled in (but the password), with the reason: only for a usable link.
       const link = await accessInviteByKey(services.db, hostRealm, key, Math.floor(services.clock.now())).catch((linkError: unknown) => {
@@ -84,7 +93,8 @@ export function registerJoinPages(app: FastifyInstance, services: Services): voi
         throw linkError;
       });
       if (link instanceof InviteLinkError) return reply.code(link.status).headers(headers).send(linkErrorPage(link));
-      return reply.code(error.status).headers(headers).send(signupForm(link.realm, link.invite, key, request, error.message));
+      const form = signupForm(tokenField(services, req, reply), { ...link, key, values: request, error: error.message });
+      return reply.code(error.status).headers(headers).send(form);
     }
   });
 }

@@ -1,7 +1,7 @@
 // The pages a browser logs in and out with: an email-and-password form, on development servers a
 // one-click login per user, and logout. A login starts a server-side session (src/http/session-auth.ts);
 // the page's script never sees an API key.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RealmRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { safeEqual } from '../lib/credentials.js';
@@ -11,48 +11,52 @@ import { checkDevLogin, checkPasswordLogin, listDevUsers } from '../queries/logi
 import { getRealmForHost } from '../queries/realms.js';
 import { endSession, sessionByToken } from '../queries/sessions.js';
 import type { Services } from '../services.js';
-import { checkSameOrigin, formValue, PAGE_HEADERS, page, startSession } from './html-pages.js';
+import { CsrfError, checkSameOrigin, FORM_TOKEN_FIELD } from './csrf.js';
+import { checkFormPost, formValue, PAGE_HEADERS, page, safeNext, secureCookies, startSession, tokenField } from './html-pages.js';
 import { rateLimiterFor } from './rate-limit.js';
-import { CsrfError } from './session-auth.js';
 
-/** Where to go after logging in: a path on this server only, never another site. */
-function safeNext(next: unknown): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+/** What the login form shows besides its fields: an error or notice, and the email filled in. */
+export interface LoginFormState {
+  next: string;
+  error?: string;
+  email?: string;
 }
 
-/** The login form, with an error or notice above it and the email field filled in if given. */
-export function loginForm(realm: RealmRow | undefined, dev: boolean, next: string, error?: string, email = ''): string {
+/** The login form (its token field set up on `reply`). */
+export function loginForm(services: Services, req: FastifyRequest, reply: FastifyReply, realm: RealmRow | undefined, state: LoginFormState): string {
   const name = realm?.name ?? 'Confab';
+  const { next, error, email = '' } = state;
   return page(
     `Log in · ${name}`,
     `<h1>Log in to ${escapeHtml(name)}</h1>${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="/accounts/login/">
+<form method="post" action="/accounts/login/">${tokenField(services, req, reply)}
 <label for="email">Email</label><input id="email" name="username" type="email" autocomplete="username" value="${escapeHtml(email)}" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <input type="hidden" name="next" value="${escapeHtml(next)}"><button type="submit">Log in</button></form>
-${dev ? '<p><a href="/devlogin/">Log in as a development user</a></p>' : ''}`,
+${services.config.dev ? '<p><a href="/devlogin/">Log in as a development user</a></p>' : ''}`,
   );
 }
 
 export function registerLoginPages(app: FastifyInstance, services: Services): void {
   app.get('/login', async (req, reply) => {
     const realm = await getRealmForHost(services.db, req.headers.host);
-    return reply.headers(PAGE_HEADERS).send(loginForm(realm, services.config.dev, safeNext(formValue(req, 'next'))));
+    return reply.headers(PAGE_HEADERS).send(loginForm(services, req, reply, realm, { next: safeNext(services, formValue(req, 'next')) }));
   });
 
   app.post('/accounts/login', async (req, reply) => {
     const realm = await getRealmForHost(services.db, req.headers.host);
-    const next = safeNext(formValue(req, 'next'));
+    const next = safeNext(services, formValue(req, 'next'));
     const username = formValue(req, 'username') ?? '';
     try {
-      checkSameOrigin(req);
+      checkFormPost(req);
       const user = await rateLimiterFor(services).login(req.ip, username, () =>
         checkPasswordLogin(services.db, realm, username, formValue(req, 'password') ?? ''),
       );
       return await startSession(services, req, reply, user, next);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return reply.code(error.status).headers({ ...PAGE_HEADERS, ...error.headers }).send(loginForm(realm, services.config.dev, next, error.message));
+      const form = loginForm(services, req, reply, realm, { next, error: error.message });
+      return reply.code(error.status).headers({ ...PAGE_HEADERS, ...error.headers }).send(form);
     }
   });
 
@@ -60,9 +64,10 @@ export function registerLoginPages(app: FastifyInstance, services: Services): vo
     if (!services.config.dev) return reply.code(404).headers(PAGE_HEADERS).send(page('Not found', '<h1>Not found</h1>'));
     const realm = await getRealmForHost(services.db, req.headers.host);
     const { direct_admins, direct_users } = await listDevUsers(services.db, true);
+    const token = tokenField(services, req, reply);
     const items = [...direct_admins, ...direct_users]
       .filter((u) => u.realm_url === realm?.url)
-      .map((u) => `<li><form method="post" action="/accounts/login/local/"><input type="hidden" name="direct_email" value="${escapeHtml(u.email)}"><button type="submit">${escapeHtml(u.email)}</button></form></li>`)
+      .map((u) => `<li><form method="post" action="/accounts/login/local/">${token}<input type="hidden" name="direct_email" value="${escapeHtml(u.email)}"><button type="submit">${escapeHtml(u.email)}</button></form></li>`)
       .join('');
     return reply.headers(PAGE_HEADERS).send(page('Development login', `<h1>Log in as</h1><ul>${items}</ul>`));
   });
@@ -70,12 +75,13 @@ export function registerLoginPages(app: FastifyInstance, services: Services): vo
   app.post('/accounts/login/local', async (req, reply) => {
     const realm = await getRealmForHost(services.db, req.headers.host);
     try {
-      checkSameOrigin(req);
+      checkFormPost(req);
       const user = await checkDevLogin(services.db, services.config.dev, realm, formValue(req, 'direct_email') ?? '');
       return await startSession(services, req, reply, user, '/');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return reply.code(error.status).headers(PAGE_HEADERS).send(page('Development login', `<p role="alert">${escapeHtml(error.message)}</p>`));
+      const again = services.config.dev ? '<p><a href="/devlogin/">Try again</a></p>' : '';
+      return reply.code(error.status).headers(PAGE_HEADERS).send(page('Development login', `<p role="alert">${escapeHtml(error.message)}</p>${again}`));
     }
   });
 
@@ -83,13 +89,18 @@ export function registerLoginPages(app: FastifyInstance, services: Services): vo
     const token = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
     const session = token ? await sessionByToken(services.db, token) : undefined;
     if (session) {
-      const offered = req.headers[CSRF_HEADER] ?? formValue(req, 'csrfmiddlewaretoken');
-      if (typeof offered !== 'string' || !safeEqual(offered, session.csrf_token)) {
-        const error = new CsrfError(offered ? "CSRF token from the 'X-Csrftoken' HTTP header incorrect." : 'CSRF token missing.');
+      try {
+        checkSameOrigin(req);
+        const offered = req.headers[CSRF_HEADER] ?? formValue(req, FORM_TOKEN_FIELD);
+        if (typeof offered !== 'string' || !safeEqual(offered, session.csrf_token)) {
+          throw new CsrfError(offered ? "CSRF token from the 'X-Csrftoken' HTTP header incorrect." : 'CSRF token missing.');
+        }
+      } catch (error) {
+        if (!(error instanceof CsrfError)) throw error;
         return reply.code(error.status).headers(PAGE_HEADERS).send(page('Log out', `<p role="alert">${escapeHtml(error.message)}</p>`));
       }
       await services.store.transact((tx) => endSession(tx, session.id));
     }
-    return reply.code(302).header('set-cookie', sessionCookies('', '', 0, req.protocol === 'https')).header('location', '/login/').send();
+    return reply.code(302).header('set-cookie', sessionCookies('', '', 0, secureCookies(services, req))).header('location', '/login/').send();
   });
 }

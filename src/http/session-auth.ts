@@ -1,6 +1,7 @@
 // Authentication of the web client's /json/... requests: the session cookie, and for every request
-// that changes something, the CSRF token header matching the session's. A session ends when it
-// expires, when its user is deactivated, and when the password or API key it began with changes.
+// that changes something, the CSRF token header matching the session's and nothing saying it came
+// from another site. A session ends when it expires, when its user is deactivated, and when the
+// password or API key it began with changes.
 import type { FastifyRequest } from 'fastify';
 import type { UserSessionRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
@@ -11,17 +12,12 @@ import { endSession, restampSession, sessionByToken } from '../queries/sessions.
 import { getUserById } from '../queries/users.js';
 import type { Services } from '../services.js';
 import type { Authenticated } from './auth.js';
+import { CsrfError, checkSameOrigin } from './csrf.js';
 
 /** A browser must not be asked for Basic credentials, so unlike the API's 401 this one has no challenge. */
 export class SessionRequiredError extends ApiError {
   constructor() {
     super('Not logged in: API authentication or user session required', { code: 'UNAUTHORIZED', status: 401 });
-  }
-}
-
-export class CsrfError extends ApiError {
-  constructor(reason: string) {
-    super(`CSRF error: ${reason}`, { code: 'CSRF_FAILED', status: 403 });
   }
 }
 
@@ -53,6 +49,7 @@ export async function authenticateSession(services: Services, req: FastifyReques
   // A session is good only on its own organization's host.
   if (hostRealm?.id !== realm.id) throw new SessionRequiredError();
   if (!SAFE_METHODS.has(req.method)) {
+    checkSameOrigin(req);
     const header = req.headers[CSRF_HEADER];
     if (typeof header !== 'string' || header === '') throw new CsrfError('CSRF token missing.');
     if (!safeEqual(header, session.csrf_token)) throw new CsrfError("CSRF token from the 'X-Csrftoken' HTTP header incorrect.");

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { RealmRow } from '../db/schema.js';
 import type { Services } from '../services.js';
 import { authenticateSession, SessionRequiredError } from './session-auth.js';
 
@@ -38,25 +39,48 @@ const ENTRY_HEADERS = {
   'referrer-policy': 'same-origin',
 };
 
+/**
+ * What the client may load: its own scripts, styles, fonts and requests, and images from this server
+ * (uploads, avatars, custom emoji, and the organization's icon, which is named by the organization's
+ * URL), plus gravatars when the server uses them. Message HTML (rendered Markdown, KaTeX) carries
+ * style attributes, so inline styles are allowed; inline scripts never are.
+ */
+function clientPolicy(services: Services, realm: RealmRow): string {
+  const images = ["'self'", new URL(realm.url).origin];
+  if (services.config.enableGravatar) images.push('https://secure.gravatar.com');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${images.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
 const NOT_BUILT = '<!doctype html><title>Confab</title><p>The web client has not been built: run <code>npm run build</code>.</p>';
 
 export function registerWebClient(app: FastifyInstance, services: Services, webDir = defaultWebDir()): void {
   const assets = new Map<string, Buffer>();
 
   app.get('/', async (req, reply) => {
+    let realm: RealmRow;
     try {
-      await authenticateSession(services, req);
+      ({ realm } = await authenticateSession(services, req));
     } catch (error) {
       if (!(error instanceof SessionRequiredError)) throw error;
       return reply.code(302).header('cache-control', 'no-store').header('location', '/login/').send();
     }
+    reply.headers({ ...ENTRY_HEADERS, 'content-security-policy': clientPolicy(services, realm) });
     let html: string;
     try {
       html = await readFile(join(webDir, 'index.html'), 'utf8');
     } catch {
-      return reply.code(503).headers(ENTRY_HEADERS).send(NOT_BUILT);
+      return reply.code(503).send(NOT_BUILT);
     }
-    return reply.headers(ENTRY_HEADERS).send(html);
+    return reply.send(html);
   });
 
   app.get<{ Params: { name: string } }>('/static/web/assets/:name', async (req, reply) => {

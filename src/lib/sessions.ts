@@ -39,8 +39,17 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return cookies;
 }
 
+function cookieAttributes(maxAge: number, secure: boolean): string {
+  return `Path=/; Max-Age=${maxAge}; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
 /** The Set-Cookie values that start a session (maxAge in seconds) or, with maxAge 0, end it. */
 export function sessionCookies(token: string, csrf: string, maxAge: number, secure: boolean): string[] {
-  const common = `Path=/; Max-Age=${maxAge}; SameSite=Lax${secure ? '; Secure' : ''}`;
+  const common = cookieAttributes(maxAge, secure);
   return [`${SESSION_COOKIE}=${token}; ${common}; HttpOnly`, `${CSRF_COOKIE}=${csrf}; ${common}`];
+}
+
+/** The csrftoken cookie alone, set before any session for the token of the login and sign-up forms. */
+export function csrfCookie(token: string, secure: boolean): string {
+  return `${CSRF_COOKIE}=${token}; ${cookieAttributes(SESSION_SECONDS, secure)}`;
 }

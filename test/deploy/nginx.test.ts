@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 import { multipartBody } from '../support/multipart.js';
 import { NGINX_SITE, type RunningNginx, startNginx } from '../support/nginx.js';
 import { startTestServer, type TestServer } from '../support/running-server.js';
@@ -80,8 +81,8 @@ describe('nginx in front of Confab (deploy/nginx-confab.conf)', () => {
     const res = await fetch(`${base}/accounts/login/`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }),
+      headers: { origin: base, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(withFormToken({ username: 'mark@confab.test', password: DEV_PASSWORD })),
     });
     assert.equal(res.status, 302);
     assert.equal(res.headers.get('location'), '/');

@@ -9,6 +9,7 @@ import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 import { animatedGif, filePart, HTML_AS_PNG, jpegWithExif, pixelBomb, pngImage, postMultipart, SVG_AS_PNG } from '../support/images.js';
 import { multipartBody } from '../support/multipart.js';
 import { openTestStorage, STORAGE_KINDS, type TestStorage } from '../support/storages.js';
@@ -154,8 +155,8 @@ for (const dialect of testDialects()) {
         const login = await ctx.app.inject({
           method: 'POST',
           url: '/accounts/login/',
-          headers: { host: 'confab.test', 'content-type': 'application/x-www-form-urlencoded' },
-          payload: new URLSearchParams({ username: 'mona@confab.test', password: DEV_PASSWORD }).toString(),
+          headers: { host: 'confab.test', cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(withFormToken({ username: 'mona@confab.test', password: DEV_PASSWORD })).toString(),
         });
         const raw = login.headers['set-cookie'];
         const cookies = new Map((Array.isArray(raw) ? raw : [String(raw)]).map((c) => c.split(';')[0]!.split('=') as [string, string]));

@@ -6,6 +6,7 @@ import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { SESSION_SECONDS } from '../../src/lib/sessions.js';
 import { createOtherRealm, OTHER_HOST, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 import { multipartBody } from '../support/multipart.js';
 
 const HOST = 'confab.test';
@@ -22,8 +23,14 @@ for (const dialect of testDialects()) {
     after(() => ctx.close());
 
     const form = (body: Record<string, string>) => new URLSearchParams(body).toString();
+    /** A form of the server's pages, posted with its token. */
     const post = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-      ctx.app.inject({ method: 'POST', url, payload: form(body), headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+      ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: form(withFormToken(body)),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
 
     function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
       const raw = res.headers['set-cookie'];
@@ -58,6 +65,7 @@ for (const dialect of testDialects()) {
       assert.match(res.body, /<label for="password">Password<\/label><input id="password" name="password" type="password"/);
       assert.match(res.body, /<button type="submit">Log in<\/button>/);
       assert.match(res.body, /<h1>Log in to Confab Dev<\/h1>/);
+      assert.match(res.body, /<form method="post" action="\/accounts\/login\/"><input type="hidden" name="csrfmiddlewaretoken" value="[\w-]{43}">/);
     });
 
     it('starts a session on a correct password, with an HttpOnly session cookie and a readable CSRF cookie', async () => {
@@ -200,7 +208,7 @@ for (const dialect of testDialects()) {
     it('offers one-click logins on a development server', async () => {
       const list = await ctx.app.inject({ method: 'GET', url: '/devlogin/', headers: { host: HOST } });
       assert.equal(list.statusCode, 200);
-      assert.match(list.body, /<input type="hidden" name="direct_email" value="mark@confab.test"><button type="submit">mark@confab.test<\/button>/);
+      assert.match(list.body, /<input type="hidden" name="csrfmiddlewaretoken" value="[\w-]{43}"><input type="hidden" name="direct_email" value="mark@confab.test"><button type="submit">mark@confab.test<\/button>/);
       const res = await post('/accounts/login/local/', { direct_email: 'gus@confab.test' });
       assert.equal(res.statusCode, 302);
       const cookie = cookiesOf(res).map((c) => c.split(';')[0]).join('; ');
@@ -219,8 +227,8 @@ for (const dialect of testDialects()) {
       const res = await ctx.app.inject({
         method: 'POST',
         url: '/accounts/login/local/',
-        payload: 'direct_email=mark%40confab.test',
-        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ direct_email: 'mark@confab.test' })).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assert.equal(res.statusCode, 400);
       assert.equal(res.headers['set-cookie'], undefined);

@@ -8,6 +8,7 @@ import { doCreateMultiuseInviteLink } from '../../src/actions/invites.js';
 import { createOtherRealm, setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { expectSuccess } from '../support/client.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 
 const HOST = 'confab.test';
 const PASSWORD = 'a fine password';
@@ -22,7 +23,12 @@ for (const dialect of testDialects()) {
     const invite = async (params: Record<string, unknown> = {}) => new URL(expectSuccess(await ctx.as('adam').post('/invites/multiuse', params)).invite_link).pathname;
     const open = (path: string) => ctx.app.inject({ method: 'GET', url: path, headers: { host: HOST } });
     const submit = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-      ctx.app.inject({ method: 'POST', url: path, payload: new URLSearchParams(body).toString(), headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+      ctx.app.inject({
+        method: 'POST',
+        url: path,
+        payload: new URLSearchParams(withFormToken(body)).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
     const userNamed = (email: string) => ctx.services.db.selectFrom('user_profile').selectAll().where('delivery_email', '=', email).executeTakeFirst();
     const streamsOf = async (userId: number) =>
       (
@@ -47,6 +53,7 @@ for (const dialect of testDialects()) {
       assert.match(res.body, /<label for="full_name">Full name<\/label><input id="full_name" name="full_name"/);
       assert.match(res.body, /<label for="password">Password<\/label><input id="password" name="password" type="password"/);
       assert.match(res.body, /<button type="submit">Sign up<\/button>/);
+      assert.match(res.body, /<form method="post" action="\/join\/\w+\/"><input type="hidden" name="csrfmiddlewaretoken" value="[\w-]{43}">/);
     });
 
     it('creates the account with the link’s role and streams, logs it in and opens the web client', async () => {
@@ -177,8 +184,8 @@ describe('the join page under rate limits', () => {
       ctx.app.inject({
         method: 'POST',
         url: path,
-        payload: new URLSearchParams({ email, full_name: 'Rate Limited', password: PASSWORD }).toString(),
-        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ email, full_name: 'Rate Limited', password: PASSWORD })).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
       });
     assert.equal((await submit('one@confab.test')).statusCode, 302);
     assert.equal((await submit('bad address')).statusCode, 400);

@@ -11,6 +11,7 @@ import { authOf, gif, imagePart, postAvatar } from '../support/avatar-images.js'
 import { expectSuccess } from '../support/client.js';
 import { createOtherRealm, OTHER_HOST, setRealmSettings, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 
 const HOST = 'confab.test';
 
@@ -115,8 +116,8 @@ for (const dialect of testDialects()) {
       const login = await ctx.app.inject({
         method: 'POST',
         url: '/accounts/login/',
-        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ username: 'mona@confab.test', password: DEV_PASSWORD }).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ username: 'mona@confab.test', password: DEV_PASSWORD })).toString(),
       });
       const cookies = ([] as string[]).concat(login.headers['set-cookie'] as string | string[]).map((c) => c.split(';')[0]).join('; ');
       assert.equal((await get(pathOf('mark'), null, { cookie: cookies })).statusCode, 200);

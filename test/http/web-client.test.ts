@@ -11,6 +11,7 @@ import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { registerWebClient } from '../../src/http/web-client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 
 const HOST = 'confab.test';
 const ENTRY = '<!doctype html><title>Confab</title><script type="module" src="/static/web/assets/index-AbC123.js"></script>';
@@ -35,8 +36,8 @@ for (const dialect of testDialects()) {
       const login = await ctx.app.inject({
         method: 'POST',
         url: '/accounts/login/',
-        payload: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }).toString(),
-        headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ username: 'mark@confab.test', password: DEV_PASSWORD })).toString(),
+        headers: { host: HOST, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
       });
       assert.equal(login.statusCode, 302);
       const raw = login.headers['set-cookie'] as string[];
@@ -67,6 +68,21 @@ for (const dialect of testDialects()) {
       assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
       assert.equal(res.headers['cache-control'], 'no-store');
       assert.equal(res.headers['x-frame-options'], 'DENY');
+      // Scripts only from this server; styles inline too, as rendered messages carry style attributes.
+      assert.equal(
+        res.headers['content-security-policy'],
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' http://confab.test; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+      );
+    });
+
+    it('lets the page load gravatars only when the server uses them', async () => {
+      ctx.services.config.enableGravatar = true;
+      try {
+        const policy = String((await get('/', true)).headers['content-security-policy']);
+        assert.match(policy, /; img-src 'self' http:\/\/confab\.test https:\/\/secure\.gravatar\.com; /);
+      } finally {
+        ctx.services.config.enableGravatar = false;
+      }
     });
 
     it('serves hashed assets as immutable', async () => {

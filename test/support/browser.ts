@@ -1,6 +1,7 @@
 // Headless Chromium (Debian's chromium, driven by playwright-core) against a real Confab, for the web
 // client's end-to-end tests: one server and browser per suite, people logged in through the login
-// page in their own browser contexts, and a screenshot of every open page when a test fails.
+// page in their own browser contexts, every Content-Security-Policy violation a page reports kept
+// for the test to check, and a screenshot of every open page when a test fails.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -57,6 +58,7 @@ export function browserSuite(name: string): BrowserSuite {
     async logIn(who, email, viewport = { width: 1100, height: 750 }) {
       const context = await browser!.newContext({ viewport });
       const page = await context.newPage();
+      await watchPolicyViolations(page);
       page.setDefaultTimeout(WAIT_MS);
       pages.set(who, page);
       await page.goto(`${server!.url}/`);
@@ -68,6 +70,24 @@ export function browserSuite(name: string): BrowserSuite {
       return page;
     },
   };
+}
+
+const violations = new WeakMap<Page, string[]>();
+
+/** What the page's Content-Security-Policy has blocked so far, as "directive blocked-URL" lines. */
+export function policyViolations(page: Page): readonly string[] {
+  return violations.get(page) ?? [];
+}
+
+/** Collects the securitypolicyviolation events of every document the page loads, from its first byte. */
+async function watchPolicyViolations(page: Page): Promise<void> {
+  const found: string[] = [];
+  violations.set(page, found);
+  await page.exposeFunction('reportPolicyViolation', (line: string) => void found.push(line));
+  await page.addInitScript(() => {
+    const report = (window as unknown as { reportPolicyViolation: (line: string) => void }).reportPolicyViolation;
+    document.addEventListener('securitypolicyviolation', (e) => report(`${e.effectiveDirective} ${e.blockedURI} (${location.pathname})`), true);
+  });
 }
 
 /** A test whose failure leaves a screenshot of each of `pages` (by name) in test-output/screenshots. */
