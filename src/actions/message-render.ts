@@ -8,11 +8,14 @@ import {
   TopicWildcardMentionNotAllowedError,
   wildcardMentionAllowed,
 } from '../lib/edit-rules.js';
-import { renderOrReject, type RenderResult } from '../lib/markdown/index.js';
+import { budgetCpuClock } from '../lib/markdown/escape.js';
+import { type RenderContext, renderOrReject, type RenderResult } from '../lib/markdown/index.js';
 import { realmSettings } from '../lib/realm-settings.js';
+import { RenderQuota } from '../lib/render-quota.js';
 import { recursiveMemberIds } from '../lib/user-groups.js';
 import { renderContextFor } from '../queries/render-context.js';
 import { listUserGroups } from '../queries/user-groups.js';
+import type { Services } from '../services.js';
 import type { ActionContext } from './context.js';
 
 export interface RenderTarget {
@@ -66,8 +69,29 @@ async function topicParticipants(ctx: ActionContext, target: RenderTarget): Prom
   return new Set([ctx.actor.id, ...senders.map((r) => r.sender_id), ...reactors.map((r) => r.user_id)]);
 }
 
+/** One share of render time per user and process (each process has its own event loop). */
+const quotas = new WeakMap<Services, RenderQuota>();
+
+/**
+ * renderOrReject charged to the user's share of render time (lib/render-quota.ts), which is off
+ * where rate limits are. The render is synchronous: nothing else runs between check and charge.
+ */
+export function renderAsUser(services: Services, userId: number, content: string, context: RenderContext): RenderResult {
+  if (!services.config.rateLimits) return renderOrReject(content, context);
+  let quota = quotas.get(services);
+  if (!quota) quotas.set(services, (quota = new RenderQuota()));
+  quota.check(userId, services.clock.now() * 1000);
+  const started = budgetCpuClock();
+  try {
+    return renderOrReject(content, context);
+  } finally {
+    quota.charge(userId, budgetCpuClock() - started, services.clock.now() * 1000);
+  }
+}
+
 export async function renderForSend(ctx: ActionContext, target: RenderTarget, content: string): Promise<RenderResult> {
-  const rendered = renderOrReject(content, await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content));
+  const context = await renderContextFor(ctx.tx, ctx.realm, ctx.actor, content);
+  const rendered = renderAsUser(ctx.services, ctx.actor.id, content, context);
   for (const id of await groupMemberRecipients(ctx, rendered.mentionedGroupIds, target.userIds)) rendered.mentionedUserIds.add(id);
   if (rendered.topicWildcard) {
     // Only channel topics have participants; a topic wildcard in a direct message reaches no one.

@@ -1,7 +1,7 @@
 // GET /messages/{message_id}/history: the stored edit history (newest first, only what changed)
 // turned into snapshots, oldest first, each with the topic and content right after that edit.
 import type { MessageRow } from '../types/rows.js';
-import { highlightHtmlDifferences } from './html-diff.js';
+import { type HistoryDiffer, historyDiffer } from './history-diffs.js';
 import type { EditHistoryEntry } from './message-format.js';
 import type { RealmSettings } from './realm-settings.js';
 
@@ -22,8 +22,8 @@ export interface HistorySnapshot {
 
 type Stored = Pick<MessageRow, 'sender_id' | 'date_sent' | 'subject' | 'content' | 'rendered_content' | 'edit_history'>;
 
-/** Direct messages have the empty topic throughout. */
-export function messageHistory(message: Stored): HistorySnapshot[] {
+/** Direct messages have the empty topic throughout; `diff` makes content_html_diff (see history-diffs.ts). */
+export function messageHistory(message: Stored, diff: HistoryDiffer = historyDiffer()): HistorySnapshot[] {
   const entries = message.edit_history ? (JSON.parse(message.edit_history) as EditHistoryEntry[]) : [];
   let topic = message.subject;
   let content = message.content;
@@ -35,7 +35,7 @@ export function messageHistory(message: Stored): HistorySnapshot[] {
     if (entry.prev_content !== undefined) {
       snapshot.prev_content = content = entry.prev_content;
       snapshot.prev_rendered_content = rendered = entry.prev_rendered_content ?? '';
-      snapshot.content_html_diff = highlightHtmlDifferences(rendered, snapshot.rendered_content);
+      snapshot.content_html_diff = diff(rendered, snapshot.rendered_content);
     }
     if (entry.prev_stream !== undefined) Object.assign(snapshot, { prev_stream: entry.prev_stream, stream: entry.stream });
     snapshots.push(snapshot);

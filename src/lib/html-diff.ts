@@ -20,50 +20,75 @@ function tokenize(html: string): Token[] {
 
 type Op = { op: 'equal' | 'insert' | 'delete'; index: number };
 
-/** Beyond this many word pairs the diff is not worth its memory: the whole text counts as replaced. */
+/**
+ * Word pairs a diff may still compare; each diff spends what its table costs. A caller making many
+ * diffs shares one budget among them, since together they hold the event loop.
+ */
+export interface DiffBudget {
+  cells: number;
+}
+
+/** What one diff may cost when the caller sets no budget (about 70 ms of comparisons). */
 const MAX_CELLS = 4_000_000;
 
-/** A longest-common-subsequence diff of two word lists, as operations in order. */
-function diffWords(a: string[], b: string[]): Op[] {
-  const n = a.length;
-  const m = b.length;
-  if (n * m > MAX_CELLS) {
-    return [...a.map((_, index) => ({ op: 'delete' as const, index })), ...b.map((_, index) => ({ op: 'insert' as const, index }))];
-  }
+/**
+ * A longest-common-subsequence diff of two word lists, as operations in order; null when its
+ * table would cost more than the budget has left. Words shared at both ends are matched first,
+ * so a small edit to a long text costs a small table.
+ */
+function diffWords(a: string[], b: string[], budget: DiffBudget): Op[] | null {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const n = a.length - head - tail;
+  const m = b.length - head - tail;
+  const cells = n * m;
+  if (cells > budget.cells) return null;
+  budget.cells -= cells;
   const width = m + 1;
   const lengths = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lengths[i * width + j] = a[i] === b[j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
+      lengths[i * width + j] =
+        a[head + i] === b[head + j] ? lengths[(i + 1) * width + j + 1]! + 1 : Math.max(lengths[(i + 1) * width + j]!, lengths[i * width + j + 1]!);
     }
   }
   const ops: Op[] = [];
+  for (let k = 0; k < head; k++) ops.push({ op: 'equal', index: k });
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      ops.push({ op: 'equal', index: j++ });
+    if (i < n && j < m && a[head + i] === b[head + j]) {
+      ops.push({ op: 'equal', index: head + j++ });
       i++;
     } else if (i < n && (j === m || lengths[(i + 1) * width + j]! >= lengths[i * width + j + 1]!)) {
       // Removals first, so a replaced word reads "old, then new".
-      ops.push({ op: 'delete', index: i++ });
+      ops.push({ op: 'delete', index: head + i++ });
     } else {
-      ops.push({ op: 'insert', index: j++ });
+      ops.push({ op: 'insert', index: head + j++ });
     }
   }
+  for (let k = 0; k < tail; k++) ops.push({ op: 'equal', index: head + m + k });
   return ops;
 }
 
 const span = (kind: 'inserted' | 'deleted', text: string) => `<span class="highlight_text_${kind}">${text}</span>`;
 
-export function highlightHtmlDifferences(before: string, after: string): string {
+/** The newer rendering with nothing marked: what a diff reads as when it is not worth computing. */
+export const unmarkedHtmlDiff = (after: string): string => `<div>${after}</div>`;
+
+/** The marked-up diff, or null when it would cost more than the budget has left. */
+export function highlightHtmlDifferences(before: string, after: string, budget: DiffBudget = { cells: MAX_CELLS }): string | null {
   const oldWords = tokenize(before).filter((t): t is Extract<Token, { tag: false }> => !t.tag);
   const newTokens = tokenize(after);
   const newWords = newTokens.filter((t): t is Extract<Token, { tag: false }> => !t.tag);
   const ops = diffWords(
     oldWords.map((w) => w.key),
     newWords.map((w) => w.key),
+    budget,
   );
+  if (!ops) return null;
   // What to write before each new word: removed words that preceded it; then whether it is new.
   const deletedBefore = new Map<number, string[]>();
   const inserted = new Set<number>();

@@ -100,7 +100,7 @@ describe('the literal and plain-pattern shortcuts', () => {
   }
 
   it('find exactly what the bounded pattern alone finds', () => {
-    const patterns = ['#[0-9]{2,8}', 'foo|foobar', 'fo+|foob', '[a-z]+#[0-9]+', '(?P<a>[a-z]+)/(?P<b>[a-z]*)', '[A-Z]{2,}-[0-9]+', 'a+', 'ab?', '\\bx\\w*', '(?i)zul', '[0-9]+', '^T[0-9]+', 'é+', 'x$'];
+    const patterns = ['#[0-9]{2,8}', 'foo|foobar', 'fo+|foob', '[a-z]+#[0-9]+', '(?P<a>[a-z]+)/(?P<b>[a-z]*)', '[A-Z]{2,}-[0-9]+', 'a+', 'ab?', '\\bx\\w*', '(?i)zul', '[0-9]+', '^T[0-9]+', 'é+', 'x$', 'a(x|a| )*', '[a-z](x|b|\\s)*l', 'a(( a)*r)?', '(?P<n>[ab]( [ab])*)'];
     const alphabet = ['/', '#', '1', '2', 'a', 'b', 'x', 'A', 'B', '-', ' ', '(', ',', 'f', 'o', 'r', 'T', 'é', '😀', 'Z', 'u', 'l', '.'];
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

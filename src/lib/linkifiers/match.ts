@@ -117,27 +117,18 @@ interface Found {
 
 /**
  * The first match at or after `pos` that stands alone: what the bounded pattern finds, found faster.
- * The plain pattern proposes each position it can match at (a substring search when it starts with
- * a literal); the first that passes both boundary checks is the bounded pattern's match, and a
- * position whose first choice ends badly gets a try anchored there (the pattern may end elsewhere).
+ * The plain pattern finds the first position it can match at (a substring search when it starts
+ * with a literal); when that match passes both boundary checks it is the bounded pattern's match.
+ * Otherwise one search with the bounded pattern finds it: trying each later position in turn
+ * would read on from each of them, which on a long text that nearly matches is quadratic.
  */
 function nextMatch(linkifier: CompiledLinkifier, text: string, plain: Matcher, pos: number, check: BudgetCheck): Found | undefined {
-  let from = pos;
-  while (from <= text.length && plain.find(from)) {
-    check();
-    const start = Number(plain.start());
-    if (!linkifier.contextFree) {
-      const bounded = linkifier.bounded.matcher(text);
-      return bounded.find(Math.max(pos, start - 1)) ? { matcher: bounded, group: 2, offset: 0 } : undefined;
-    }
-    if (mayStartAt(text, start, pos)) {
-      if (mayEndAt(text, Number(plain.end()))) return { matcher: plain, group: 0, offset: 0 };
-      const anchored = linkifier.anchored.matcher(text.slice(start));
-      if (anchored.lookingAt()) return { matcher: anchored, group: 1, offset: start };
-    }
-    from = start + 1;
-  }
-  return undefined;
+  if (!plain.find(pos)) return undefined;
+  check();
+  const start = Number(plain.start());
+  if (linkifier.contextFree && mayStartAt(text, start, pos) && mayEndAt(text, Number(plain.end()))) return { matcher: plain, group: 0, offset: 0 };
+  const bounded = linkifier.bounded.matcher(text);
+  return bounded.find(Math.max(pos, start - 1)) ? { matcher: bounded, group: 2, offset: 0 } : undefined;
 }
 
 function push(linkifier: CompiledLinkifier, text: string, found: Found, out: TextLink[]): number {
