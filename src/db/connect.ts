@@ -137,7 +137,8 @@ function openSqliteStore(path: string, options: StoreOptions): Store {
   const writes = { count: 0 };
   const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers, writes) });
   const committer = new GroupCommitter(db);
-  const checkpointer = memory ? null : new Checkpointer(path, options.checkpoints);
+  // Idle means no write since the last looks: only then is the log emptied.
+  const checkpointer = memory ? null : new Checkpointer(path, { writes: () => writes.count, ...options.checkpoints });
   const peek = memory ? null : new PeekConnection(path);
   return {
     db,

@@ -2,6 +2,7 @@
 // fails with 503 while the database cannot be reached), and /metrics only when turned on, behind
 // its token when one is set, counting requests by route pattern and reporting queues and polls.
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { openStore } from '../../src/db/connect.js';
@@ -70,6 +71,16 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(text, /route="\/metrics"/);
       assert.doesNotMatch(text, /^confab_redis_/m);
       if (dialect === 'postgres') assert.match(text, /^confab_db_pool_connections\{state="open"\} \d+$/m);
+      // The embedded store's write-ahead log, as large as its file is now (the scrape writes nothing).
+      if (dialect === 'sqlite') {
+        assert.match(text, /^# TYPE confab_db_wal_bytes gauge$/m);
+        const wal = /^confab_db_wal_bytes (\d+)$/m.exec(text);
+        assert.ok(wal, 'the log size is reported');
+        assert.equal(Number(wal[1]), statSync(`${ctx.store.checkpointer!.path}-wal`).size);
+        assert.ok(Number(wal[1]) > 0);
+      } else {
+        assert.doesNotMatch(text, /^confab_db_wal_bytes/m);
+      }
     });
   });
 }
