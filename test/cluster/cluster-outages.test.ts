@@ -1,8 +1,9 @@
 // A cluster through Redis going away and coming back (a TCP proxy the test closes and opens, so
 // the machine's Redis is untouched): readiness says so, messages are still taken and stored, and
 // afterwards events flow again without a restart (queues that may have missed events while the
-// subscription was cut are dropped, and their clients register again). And `--workers`: one port,
-// several processes, one queue reachable through any of them.
+// subscription was cut are dropped, and their clients register again); a process that cannot look
+// up which process holds a queue tells its client to retry rather than that the queue is gone. And
+// `--workers`: one port, several processes, one queue reachable through any of them.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
