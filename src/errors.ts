@@ -152,6 +152,33 @@ export class DatabaseUnavailableError extends ApiError {
   }
 }
 
+/** A file could not be written for lack of disk space (an upload's spool file, say). */
+export class DiskFullError extends ApiError {
+  constructor() {
+    super('The server is out of disk space; try again later', {
+      code: 'DISK_FULL',
+      status: 503,
+      data: { 'retry-after': 60 },
+      headers: { 'Retry-After': '60' },
+    });
+  }
+}
+
+/**
+ * In a cluster, Redis (which says which process holds an event queue) cannot be reached: the
+ * queue may well be alive elsewhere, so the client is to try again rather than register anew.
+ */
+export class ClusterUnavailableError extends ApiError {
+  constructor() {
+    super('The cluster cannot be reached (Redis is unavailable); try again later', {
+      code: 'CLUSTER_UNAVAILABLE',
+      status: 503,
+      data: { 'retry-after': 5 },
+      headers: { 'Retry-After': '5' },
+    });
+  }
+}
+
 /** A request that arrives while the server stops: the client is to try again (the next server). */
 export class ServerShuttingDownError extends ApiError {
   constructor() {

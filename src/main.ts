@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { runSystemAction } from './actions/context.js';
 import { doCreateRealm } from './actions/realm-create.js';
 import { doCreateUser } from './actions/user-create.js';
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
+import { outOfSpaceMessage } from './db/out-of-space.js';
 import { generateApiKey } from './lib/credentials.js';
 import { ROLE_VALUES, Role } from './lib/roles.js';
 import { listRealms } from './queries/realms.js';
@@ -70,6 +71,18 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** Opening the store: lack of disk space is the operator's to fix, and said in one line; anything else keeps its stack. */
+async function opening<T>(config: Config, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    const line = outOfSpaceMessage(error, config);
+    if (!line) throw error;
+    console.error(line);
+    process.exit(1);
+  }
+}
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -102,12 +115,12 @@ async function main() {
     if (config.workers > 1 && !isWorker()) {
       // The store is made ready once, before the workers start.
       return runWorkers(config, async () => {
-        const services = await openServices({ ...config, redisUrl: null });
-        await ensureRealm(services, (line) => console.log(line));
+        const services = await opening(config, () => openServices({ ...config, redisUrl: null }));
+        await opening(config, () => ensureRealm(services, (line) => console.log(line)));
         await services.store.close();
       });
     }
-    const server = await startServer(config, { internalListener: isWorker() });
+    const server = await opening(config, () => startServer(config, { internalListener: isWorker() }));
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.once(signal, () => {
         // Whatever clients or the database do, the process ends within the bound; the queues
@@ -129,7 +142,7 @@ async function main() {
   }
 
   // Commands other than serve work on the store alone, outside any cluster.
-  const services = await openServices({ ...config, redisUrl: null });
+  const services = await opening(config, () => openServices({ ...config, redisUrl: null }));
   try {
     if (command === 'migrate') {
       console.log('The store is up to date.');
@@ -173,7 +186,7 @@ async function main() {
       fail(`Unknown command '${command}'.\n\n${USAGE}`);
     }
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    fail(outOfSpaceMessage(error, config) ?? (error instanceof Error ? error.message : String(error)));
   } finally {
     await services.store.close();
   }

@@ -3,7 +3,10 @@
 // credentials) and its answer comes back as the holder wrote it. While the holder stops and hands
 // its queues over, the poll waits for the queue's new holder; when the holder is gone (killed), this
 // process's route answers (the reference's BAD_EVENT_QUEUE_ID, after which clients register again).
+// While Redis is away the holder cannot be looked up: the queue may be alive, so the client is told
+// to try again (503) rather than that its queue is gone.
 import { Agent, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { type ApiError, ClusterUnavailableError } from '../errors.js';
 import type { NodeHandler } from '../http/event-poll.js';
 import type { Services } from '../services.js';
 import type { ClusterMember } from './cluster.js';
@@ -82,6 +85,12 @@ async function forward(member: ClusterMember, req: IncomingMessage, res: ServerR
   }
 }
 
+function answerError(res: ServerResponse, error: ApiError): void {
+  const body = JSON.stringify(error.body());
+  res.writeHead(error.status, { ...error.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 /** Wraps the server's handler: polls for queues held elsewhere go there; everything else goes on. */
 export function withQueueForwarding(services: Services, next: NodeHandler): NodeHandler {
   const member = services.cluster;
@@ -89,9 +98,10 @@ export function withQueueForwarding(services: Services, next: NodeHandler): Node
   return (req, res) => {
     const queueId = req.method === 'GET' && req.headers[FORWARDED_HEADER] === undefined ? queueIdOf(req.url ?? '') : null;
     if (queueId === null || services.queues.get(queueId)) return next(req, res);
+    // Only the lookups in Redis throw (pass() resolves whatever happens).
     forward(member, req, res, queueId, next).catch((error: unknown) => {
-      services.log?.warn({ err: error }, 'passing an event poll on failed');
-      if (!res.headersSent) next(req, res);
+      services.log?.warn({ err: error }, 'could not look up which process holds an event queue');
+      if (!res.headersSent) answerError(res, new ClusterUnavailableError());
     });
   };
 }

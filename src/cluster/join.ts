@@ -2,7 +2,7 @@
 // membership, and what other members ask of it (queues handed over, queues to delete).
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
-import { BadEventQueueIdError } from '../errors.js';
+import { BadEventQueueIdError, ClusterUnavailableError } from '../errors.js';
 import { saveSnapshots } from '../events/persistence.js';
 import type { QueueSnapshot } from '../events/queue.js';
 import { invalidateRealmLinkifiers } from '../queries/linkifier-cache.js';
@@ -76,12 +76,22 @@ export function serveMembers(services: Services, { bus, member }: ClusterParts):
   });
 }
 
-/** DELETE /events for a queue another member holds: asked of that member, if it is there. */
+/**
+ * DELETE /events for a queue another member holds: asked of that member, if it is there. Without
+ * Redis the holder cannot be looked up nor asked: the client is to try again (the queue may be alive).
+ */
 export async function deleteQueueElsewhere(services: Services, queueId: string, userId: number): Promise<void> {
   const member = services.cluster!;
-  const holder = await member.queueHolder(queueId);
-  if (holder === null || holder === member.id || (await member.state(holder)).kind === 'gone') throw new BadEventQueueIdError(queueId);
-  await (services.bus as RedisBus).deleteQueue({ queueId, userId });
+  let gone: boolean;
+  try {
+    const holder = await member.queueHolder(queueId);
+    gone = holder === null || holder === member.id || (await member.state(holder)).kind === 'gone';
+    if (!gone) await (services.bus as RedisBus).deleteQueue({ queueId, userId });
+  } catch (error) {
+    services.log?.warn({ err: error }, 'could not ask the process holding an event queue to delete it');
+    throw new ClusterUnavailableError();
+  }
+  if (gone) throw new BadEventQueueIdError(queueId);
 }
 
 /** How long a receiver has to claim a hand-off before the sender withdraws it (it may be paused or dead). */

@@ -110,7 +110,9 @@ export class RedisBus implements EventBus {
     return this.send({ h: handoff });
   }
 
+  /** Fails at once while Redis is away: a request waits for the answer, and must not wait for Redis to return. */
   deleteQueue(deletion: QueueDeletion): Promise<unknown> {
+    if (this.publisher.status !== 'ready') return Promise.reject(new Error(`Redis is unavailable (${this.publisher.status})`));
     return this.send({ x: deletion });
   }
 

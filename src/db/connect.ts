@@ -13,6 +13,8 @@ import { PeekConnection } from './peek.js';
 import { SqliteThread } from './sqlite-thread.js';
 import { ReaderPool, ThreadSqliteDialect } from './thread-dialect.js';
 import { withTransaction } from './transaction.js';
+import { WriteHealth } from './write-health.js';
+import { type Clock, systemClock } from '../services.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -40,6 +42,8 @@ export interface Store {
   threads?: { writer: StoreWriter; readers: () => readonly SqliteThread[] };
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolUse?: () => PoolUse;
+  /** Whether writes are failing for lack of disk space (for readiness). */
+  writeHealth?: WriteHealth;
 }
 
 export interface PoolUse {
@@ -81,6 +85,8 @@ export interface StoreOptions {
    * sends, see bench/README.md; kept to measure the two against each other).
    */
   writerThread?: boolean;
+  /** Times the write failures readiness reports (tests move it by hand). */
+  clock?: Clock;
 }
 
 /** While the database is away, requests fail within this time rather than wait for it. */
@@ -109,10 +115,12 @@ export function openStore(options: StoreOptions): Store {
     });
     watchConnections(pool, options.onConnectionError ?? (() => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const writeHealth = new WriteHealth(options.clock ?? systemClock);
     return {
       db,
       kind: 'postgres',
-      transact: (work) => withTransaction(db, work),
+      transact: (work) => writeHealth.watch(withTransaction(db, work)),
+      writeHealth,
       close: () => db.destroy(),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
@@ -137,12 +145,15 @@ function openSqliteStore(path: string, options: StoreOptions): Store {
   const writes = { count: 0 };
   const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(writer, readers, writes) });
   const committer = new GroupCommitter(db);
-  const checkpointer = memory ? null : new Checkpointer(path, options.checkpoints);
+  // Idle means no write since the last looks: only then is the log emptied.
+  const checkpointer = memory ? null : new Checkpointer(path, { writes: () => writes.count, ...options.checkpoints });
   const peek = memory ? null : new PeekConnection(path);
+  const writeHealth = new WriteHealth(options.clock ?? systemClock);
   return {
     db,
     kind: 'sqlite',
-    transact: (work) => committer.run(work),
+    transact: (work) => writeHealth.watch(committer.run(work)),
+    writeHealth,
     checkpointer,
     ...(peek ? { readNow: <R>(query: CompiledQuery<R>) => peek.all(query) } : {}),
     localWrites: () => writes.count,

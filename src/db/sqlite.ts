@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { BACKSTOP_CHECKPOINT_PAGES } from './checkpointer.js';
+import { BACKSTOP_CHECKPOINT_PAGES, LOG_SIZE_LIMIT_BYTES } from './checkpointer.js';
 
 /** Distinct SQL texts kept prepared per connection (IN lists of many lengths make many texts). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -45,6 +45,8 @@ function openSqliteDatabase(path: string, role: ConnectionRole = 'writer'): SQLi
     database.pragma('foreign_keys = ON');
     // A background thread checkpoints (src/db/checkpointer.ts); this is only the backstop.
     database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    // The log's file is cut back to this each time the log starts over, rather than keep the size it grew to.
+    database.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
   }
   database.pragma('busy_timeout = 5000');
   database.pragma(`cache_size = -${cacheKibFor(size, role)}`);

@@ -22,6 +22,8 @@ const PG_CONNECTION_MESSAGES = [
 ];
 
 function sqlite(code: string): StoreFailure | null {
+  // The log's shared-memory index could not grow: on a full disk, the write's own failure.
+  if (code === 'SQLITE_IOERR_SHMSIZE') return 'full';
   // Extended codes (SQLITE_IOERR_WRITE, SQLITE_BUSY_SNAPSHOT, ...) share their family's meaning.
   const family = /^SQLITE_[A-Z]+/.exec(code)?.[0];
   switch (family) {

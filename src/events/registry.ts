@@ -1,6 +1,7 @@
 // The process's event queues: takes deliveries from the bus, hands each to the queues it is for
 // (filtered and shaped per client in shape.ts), and serves long-polls.
 import { randomUUID } from 'node:crypto';
+import { classifyStoreError } from '../db/store-errors.js';
 import { BadEventQueueIdError } from '../errors.js';
 import { MAX_QUEUES_PER_USER } from '../lib/limits.js';
 import { normalizeNarrow } from '../lib/narrow/parse.js';
@@ -103,10 +104,18 @@ export class QueueRegistry implements EventQueues {
 
   /**
    * Takes in saved or handed-over queues (those whose user or organization is gone are dropped)
-   * and returns the ids of those taken.
+   * and returns the ids of those taken. Fails, taking none, when the store cannot be read: the
+   * queues are not known to be gone, and dropping them would send their clients to register again.
    */
   async restore<T extends QueueSnapshot>(snapshots: readonly T[], take: (snapshot: T) => boolean = () => true): Promise<string[]> {
-    const entries = await Promise.all(snapshots.map((snapshot) => this.prepare(EventQueue.restore(snapshot)).catch(() => null)));
+    const entries = await Promise.all(
+      snapshots.map((snapshot) =>
+        this.prepare(EventQueue.restore(snapshot)).catch((error: unknown) => {
+          if (classifyStoreError(error)) throw error;
+          return null;
+        }),
+      ),
+    );
     const taken: string[] = [];
     for (const [i, entry] of entries.entries()) {
       // Decided as the queue is added: from here on it takes every delivery.

@@ -1,7 +1,8 @@
 // Health checks for load balancers and supervisors, outside /api/v1 and without credentials:
 // /health/live answers while the process serves requests at all; /health/ready answers 200 only
-// when the store answers a query (and, in a cluster, Redis a ping), so a balancer stops sending
-// requests to a process that cannot reach them.
+// when the store answers a query and its writes are not failing for lack of disk space (and, in a
+// cluster, Redis answers a ping), so a balancer stops sending requests to a process that cannot
+// serve them.
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Services } from '../services.js';
@@ -32,7 +33,9 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
   });
   app.get('/health/ready', async (_req, reply) => {
     const { cluster } = services;
-    const [database, redis] = await Promise.all([check(() => sql`select 1`.execute(services.db)), cluster ? check(() => cluster.ping()) : null]);
+    const [answered, redis] = await Promise.all([check(() => sql`select 1`.execute(services.db)), cluster ? check(() => cluster.ping()) : null]);
+    // A store that answers but whose writes fail for lack of space is no more use to send requests to.
+    const database = answered === 'ok' ? (services.store.writeHealth?.problem() ?? 'ok') : answered;
     const checks = redis === null ? { database } : { database, redis };
     const ready = Object.values(checks).every((result) => result === 'ok');
     reply

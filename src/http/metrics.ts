@@ -1,7 +1,8 @@
 // Prometheus metrics at /metrics (off unless --metrics or --metrics-token): requests by route and
-// status with their latency, event queues and waiting polls, events delivered, the database pool,
-// Redis round trips in a cluster, and Node's own figures (event-loop delay, heap, GC). prom-client is loaded only when metrics are
-// on, so a server without them carries none of it.
+// status with their latency, event queues and waiting polls, events delivered, the database pool
+// (or the embedded store's log size), Redis round trips in a cluster, and Node's own figures
+// (event-loop delay, heap, GC). prom-client is loaded only when metrics are on, so a server without
+// them carries none of it.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { countRedisCommands, REDIS_BUCKETS } from '../cluster/redis-metrics.js';
@@ -73,6 +74,18 @@ export async function registerMetrics(app: FastifyInstance, services: Services):
         this.set({ state: 'open' }, use.total);
         this.set({ state: 'idle' }, use.idle);
         this.set({ state: 'waiting' }, use.waiting);
+      },
+    });
+  }
+
+  const checkpointer = services.store.checkpointer;
+  if (checkpointer) {
+    new prom.Gauge({
+      name: 'confab_db_wal_bytes',
+      help: "Size of the embedded store's write-ahead log file",
+      registers: [registry],
+      collect() {
+        this.set(checkpointer.walBytes());
       },
     });
   }

@@ -1,8 +1,9 @@
 // A cluster through Redis going away and coming back (a TCP proxy the test closes and opens, so
 // the machine's Redis is untouched): readiness says so, messages are still taken and stored, and
 // afterwards events flow again without a restart (queues that may have missed events while the
-// subscription was cut are dropped, and their clients register again). And `--workers`: one port,
-// several processes, one queue reachable through any of them.
+// subscription was cut are dropped, and their clients register again); a process that cannot look
+// up which process holds a queue tells its client to retry rather than that the queue is gone. And
+// `--workers`: one port, several processes, one queue reachable through any of them.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
@@ -15,12 +16,12 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 const skip = !TEST_REDIS_URL && 'needs TEST_DATABASE_URL (and Redis at TEST_REDIS_URL)';
 
 /** A request on a connection of its own (no keep-alive), so that each may reach another worker. */
-function fresh(url: string, method: string, auth: string, body?: URLSearchParams): Promise<{ status: number; body: Record<string, unknown> }> {
+function fresh(url: string, method: string, auth: string, body?: URLSearchParams): Promise<{ status: number; body: Record<string, unknown>; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent: false, headers: { authorization: auth, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}'), retryAfter: res.headers['retry-after'] }));
     });
     req.on('error', reject);
     req.end(body?.toString());
@@ -98,6 +99,52 @@ describe('Redis going away and coming back', { skip }, () => {
       const ids = (poll.body.events as { message: { id: number } }[]).map((e) => e.message.id);
       assert.deepEqual(ids, [during.body.id, later.body.id]);
     }
+  });
+});
+
+describe('Redis away while a queue is held by another process', { skip }, () => {
+  let proxy: TcpProxy;
+  let cluster: TestCluster;
+
+  before(async () => {
+    const target = new URL(TEST_REDIS_URL!);
+    proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    await proxy.open();
+    cluster = await startCluster(2, [], { redisUrl: `redis://127.0.0.1:${proxy.port}` });
+  });
+
+  after(async () => {
+    if (proxy && !proxy.isOpen) await proxy.open();
+    await cluster?.stop();
+    await proxy?.close();
+  });
+
+  it('tells clients to retry (503) rather than that their queue is gone, and serves the queue once Redis is back', async () => {
+    const [a, b] = cluster.members as [(typeof cluster.members)[0], (typeof cluster.members)[0]];
+    const mark = await apiKey(a.url, 'mark');
+    const queue = (await fresh(`${a.url}/api/v1/register`, 'POST', mark, new URLSearchParams({ event_types: '["message"]' }))).body as { queue_id: string; last_event_id: number };
+    const poll = `/api/v1/events?queue_id=${encodeURIComponent(queue.queue_id)}&last_event_id=${queue.last_event_id}&dont_block=true`;
+    const expected = {
+      status: 503,
+      retryAfter: '5',
+      body: { result: 'error', msg: 'The cluster cannot be reached (Redis is unavailable); try again later', code: 'CLUSTER_UNAVAILABLE', 'retry-after': 5 },
+    };
+
+    await proxy.close();
+    // b does not hold the queue and cannot look up who does: neither BAD_EVENT_QUEUE_ID nor a 500.
+    assert.deepEqual(await fresh(`${b.url}${poll}`, 'GET', mark), expected);
+    // (In the query string: Node sends a DELETE's body without a length.)
+    assert.deepEqual(await fresh(`${b.url}/api/v1/events?queue_id=${encodeURIComponent(queue.queue_id)}`, 'DELETE', mark), expected);
+
+    await proxy.open();
+    const end = Date.now() + 15_000;
+    let through = await fresh(`${b.url}${poll}`, 'GET', mark);
+    while (through.status === 503) {
+      assert.ok(Date.now() < end, 'answered within 15 s of Redis coming back');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      through = await fresh(`${b.url}${poll}`, 'GET', mark);
+    }
+    assert.deepEqual(through, { status: 200, retryAfter: undefined, body: { result: 'success', msg: '', events: [], queue_id: queue.queue_id } });
   });
 });
 

@@ -11,6 +11,8 @@ describe('classifyStoreError', () => {
     ['SQLite disk full', { code: 'SQLITE_FULL', message: 'database or disk is full' }, 'full'],
     ['SQLite I/O error', { code: 'SQLITE_IOERR', message: 'disk I/O error' }, 'unavailable'],
     ['SQLite extended I/O error', { code: 'SQLITE_IOERR_WRITE', message: 'disk I/O error' }, 'unavailable'],
+    // Growing the log's shared-memory index fails when its disk is full.
+    ['SQLite shared memory cannot grow', { code: 'SQLITE_IOERR_SHMSIZE', message: 'disk I/O error' }, 'full'],
     ['SQLite file gone', { code: 'SQLITE_CANTOPEN', message: 'unable to open database file' }, 'unavailable'],
     ['SQLite read-only file', { code: 'SQLITE_READONLY_DBMOVED', message: 'attempt to write a readonly database' }, 'unavailable'],
     ['SQLite busy timeout', { code: 'SQLITE_BUSY', message: 'database is locked' }, 'busy'],

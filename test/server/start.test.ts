@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
+import { SMALL_DISK_UNAVAILABLE, SmallDisk } from '../support/small-disk.js';
 
 const run = promisify(execFile);
 
@@ -94,5 +95,34 @@ describe('starting Confab in development mode', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('starting Confab on a full disk', { skip: SMALL_DISK_UNAVAILABLE ?? false }, () => {
+  let disk: SmallDisk;
+  after(() => disk?.unmount());
+
+  /** Runs the command to its end: its exit code and what it wrote to standard error. */
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { env: { ...process.env, CONFAB_LOG_LEVEL: 'warn' }, timeout: 60_000 }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+
+  it('exits with one line naming the data directory and the space it needs, for a new store and an existing one', async () => {
+    disk = new SmallDisk(4096);
+    const dataDir = join(disk.dir, 'data');
+    const expected = `Confab cannot start: the disk holding the data directory ${dataDir} is full (0.0 MB free); it needs at least 16 MB free.\n`;
+    // A new store: SQLite cannot write its first page (SQLITE_FULL).
+    disk.fill();
+    assert.deepEqual(await cli('serve', '--port', '0', '--data-dir', dataDir), { code: 1, stderr: expected });
+    // A store made while there was room: SQLite cannot make its shared-memory file (SQLITE_IOERR_SHMSIZE).
+    disk.free();
+    rmSync(dataDir, { recursive: true, force: true });
+    assert.equal((await cli('migrate', '--data-dir', dataDir)).code, 0);
+    disk.fill();
+    assert.deepEqual(await cli('serve', '--port', '0', '--data-dir', dataDir), { code: 1, stderr: expected });
+    // The other commands say the same.
+    assert.deepEqual(await cli('create-user', '--email', 'pat@confab.local', '--name', 'Pat', '--data-dir', dataDir), { code: 1, stderr: expected });
   });
 });
