@@ -7,14 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { migrateToLatest, openStore, type Store } from '../../src/db/connect.js';
-import { GroupCommitter } from '../../src/db/group-commit.js';
 import { LoopWriter } from '../../src/db/loop-writer.js';
-import type { Database } from '../../src/db/schema.js';
 import { SqliteThread } from '../../src/db/sqlite-thread.js';
 import { classifyStoreError } from '../../src/db/store-errors.js';
-import { ReaderPool, ThreadSqliteDialect } from '../../src/db/thread-dialect.js';
 
 const realm = (name: string) => ({ string_id: name, name, description: '', url: `http://${name}.test`, date_created: 0, deactivated: 0, settings: '{}' });
 /** A statement that keeps its thread busy for a while (a search's worth of B-tree work). */
@@ -223,140 +220,6 @@ describe('store threads: start', () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-/**
- * A reader thread whose reads the test holds back while its gate is shut: they count towards its
- * load, as reads waiting in its queue would, and go to the thread once the gate opens.
- */
-class GatedReader extends SqliteThread {
-  private held = 0;
-  private gate: Promise<void> | null = null;
-  private openGate: (() => void) | null = null;
-
-  constructor(path: string, shut: boolean) {
-    super(path, 'reader');
-    if (shut) this.shut();
-  }
-
-  shut(): void {
-    this.gate = new Promise((resolve) => (this.openGate = resolve));
-  }
-
-  open(): void {
-    this.openGate?.();
-    this.gate = null;
-  }
-
-  override get load(): number {
-    return super.load + this.held;
-  }
-
-  override async query(text: string, parameters: readonly unknown[]) {
-    if (this.gate) {
-      this.held++;
-      try {
-        await this.gate;
-      } finally {
-        this.held--;
-      }
-    }
-    return super.query(text, parameters);
-  }
-}
-
-describe('store threads: a second reader', () => {
-  it('starts when a read finds the first reader busy, and takes the reads once it has started', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
-    const path = join(dir, 'confab.db');
-    // The first reader opens at once; the second is held back until the test lets it start.
-    const readers: GatedReader[] = [];
-    const pool = new ReaderPool(path, 2, undefined, (threadPath) => {
-      const reader = new GatedReader(threadPath, readers.length > 0);
-      readers.push(reader);
-      return reader;
-    });
-    const db = new Kysely<Database>({ dialect: new ThreadSqliteDialect(new LoopWriter(path), pool) });
-    const allReady = async () => {
-      while (!pool.threads.every((thread) => thread.ready)) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
-    const count = async () => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM realm`.execute(db)).rows[0]!.n);
-    try {
-      await migrateToLatest(db);
-      await allReady();
-      assert.equal(pool.threads.length, 1);
-      const [first] = readers;
-      // The first reader is busy for as long as the test says.
-      first!.shut();
-      let busyDone = false;
-      const busy = count().then(() => (busyDone = true));
-      // Queued behind the busy read (not run on the event loop), it starts a second reader.
-      const queued = count();
-      // Kysely hands both reads to the driver within a turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(pool.threads.length, 2);
-      // The busy read and the count on the first; the second has only its start-up query.
-      assert.deepEqual(pool.threads.map((thread) => thread.load), [2, 1]);
-      readers[1]!.open();
-      await allReady();
-      // Started, the second reader takes the next read while the first is still busy.
-      assert.deepEqual([await count(), busyDone], [0, false]);
-      assert.deepEqual(pool.threads.map((thread) => thread.load), [2, 0]);
-      first!.open();
-      await Promise.all([busy, queued]);
-      assert.equal(busyDone, true);
-    } finally {
-      await db.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('group commit with the writer on the event loop', () => {
-  let store: Store;
-  let dir: string;
-  /** The batches' clock, in milliseconds: it moves only when an action says it took time. */
-  let clock = 0;
-  let committer: GroupCommitter;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'confab-threads-'));
-    store = openStore({ sqlitePath: join(dir, 'confab.db') });
-    await migrateToLatest(store.db);
-    committer = new GroupCommitter(store.db, { maxMs: 20, now: () => clock });
-  });
-  after(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const act = (name: string, seen: string[], tookMs = 0) =>
-    committer.run(async (tx) => {
-      seen.push(`${name} runs`);
-      await tx.insertInto('realm').values(realm(name)).execute();
-      // An action that keeps the writer this long (rendering a long message, say).
-      clock += tookMs;
-    }).then(() => seen.push(`${name} committed`));
-
-  it('lets the event loop turn between the actions of a batch', async () => {
-    const seen: string[] = [];
-    const batch = Promise.all(['b1', 'b2', 'b3'].map((name) => act(name, seen)));
-    setImmediate(() => seen.push('loop turned'));
-    await batch;
-    // Without the turn, all three would run before the loop did; with it, they still commit together.
-    assert.deepEqual(seen.slice(0, 2), ['b1 runs', 'loop turned']);
-    assert.deepEqual(seen.filter((step) => step !== 'loop turned'), ['b1 runs', 'b2 runs', 'b3 runs', 'b1 committed', 'b2 committed', 'b3 committed']);
-  });
-
-  it('takes actions into a batch while it has been open less than 20 ms', async () => {
-    const seen: string[] = [];
-    await Promise.all([act('d1', seen, 19), act('d2', seen), act('d3', seen)]);
-    assert.deepEqual(seen, ['d1 runs', 'd2 runs', 'd3 runs', 'd1 committed', 'd2 committed', 'd3 committed']);
-  });
-
-  it('takes no more actions into a batch once it has been open 20 ms: they commit in the next one', async () => {
-    const seen: string[] = [];
-    await Promise.all([act('c1', seen, 20), act('c2', seen), act('c3', seen)]);
-    assert.deepEqual(seen, ['c1 runs', 'c1 committed', 'c2 runs', 'c3 runs', 'c2 committed', 'c3 committed']);
   });
 });
 
