@@ -4,7 +4,8 @@
 // the per-user rule spread over `users` keys, `concurrency` at a time, on the bench's Redis.
 import type { Redis } from 'ioredis';
 import { RedisRateLimitStore } from '../../src/adapters/rate-limit/redis.js';
-import { defaultConfig, rateLimitRule } from '../../src/config.js';
+import { defaultConfig } from '../../src/config.js';
+import { rulesFromConfig } from '../../src/http/rate-limit.js';
 import { pool } from './fanout.js';
 import { redisCounters, redisDelta, type RedisCounters } from './work-meter.js';
 
@@ -16,7 +17,7 @@ export interface RateLimitCost {
 }
 
 export async function measureRateLimitCost(redis: Redis, prefix: string, options = { hits: 20_000, users: 1000, concurrency: 100 }): Promise<RateLimitCost> {
-  const rule = rateLimitRule(defaultConfig.rateLimitUser)!;
+  const rule = rulesFromConfig(defaultConfig).user!;
   const store = new RedisRateLimitStore(redis, `${prefix}bench-rate-limit:`, (error) => {
     throw error;
   });

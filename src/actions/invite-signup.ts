@@ -1,15 +1,16 @@
 // Signing up through a reusable invitation link (the /join/{key}/ page): the link must belong to
-// this organization and be neither revoked nor expired; the new account gets the link's role and
+// this organization, be neither revoked nor expired, and its creator must still have the right to
+// offer it (an active administrator; an owner for owner links). The new account gets the link's role and
 // streams, or the organization's default streams when the link lists none (as the reference did
 // before include_realm_default_subscriptions).
 import type { DbOrTx, MultiuseInviteRow, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { CONFIRMATION_KEY_LENGTH } from '../lib/credentials.js';
-import { InviteStatus, inviteExpired, signupEmailError, signupFieldError } from '../lib/invites.js';
+import { InviteStatus, inviteExpired, mayOfferMultiuseInvite, signupEmailError, signupFieldError } from '../lib/invites.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { placeholderUserId } from '../lib/user-format.js';
 import { getInviteByKey, inviteListsStreams, inviteStreams } from '../queries/invites.js';
-import { getUserByEmail } from '../queries/users.js';
+import { getUserByEmail, getUserById } from '../queries/users.js';
 import type { SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
 import { checkFullName, doCreateUser, MIN_PASSWORD_LENGTH } from './user-create.js';
@@ -50,6 +51,9 @@ export async function accessInviteByKey(
   const invite = await getInviteByKey(db, key);
   if (!invite || !realm || invite.realm_id !== realm.id || realm.deactivated) throw notFound();
   if (invite.status === InviteStatus.REVOKED || inviteExpired(invite, now)) throw expired();
+  // A link its creator could no longer make reads as switched off, as a revoked one does.
+  const referrer = await getUserById(db, realm.id, invite.referred_by_id);
+  if (!referrer || !mayOfferMultiuseInvite(referrer, invite.invited_as)) throw expired();
   return { invite, realm };
 }
 

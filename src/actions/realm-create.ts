@@ -3,6 +3,7 @@
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_REALM_IMAGES } from '../lib/realm-images.js';
+import { REALM_SETTING_DEFAULTS, type RealmSettings } from '../lib/realm-settings.js';
 import { Role, SYSTEM_GROUPS } from '../lib/roles.js';
 import type { SystemContext } from './context.js';
 import { doCreateStream } from './stream-create.js';
@@ -16,6 +17,20 @@ export interface NewRealmSpec {
   owner: { email: string; fullName: string; password?: string | null };
   /** Create the "general" default stream (default true). */
   withGeneralStream?: boolean;
+  /** Joining needs an invitation (default true, as in the reference). */
+  inviteRequired?: boolean;
+}
+
+/**
+ * The settings a new organization starts with where they differ from the stored defaults. As the
+ * reference does, closed organizations (invitation required) get read receipts; open ones leave
+ * that choice to their administrators.
+ */
+function initialSettings(spec: NewRealmSpec): string {
+  const inviteRequired = spec.inviteRequired ?? true;
+  const chosen: Partial<RealmSettings> = { invite_required: inviteRequired, enable_read_receipts: inviteRequired };
+  const differences = Object.entries(chosen).filter(([key, value]) => REALM_SETTING_DEFAULTS[key as keyof RealmSettings] !== value);
+  return JSON.stringify(Object.fromEntries(differences));
 }
 
 export async function doCreateRealm(ctx: SystemContext, spec: NewRealmSpec): Promise<{ realm: RealmRow; owner: UserRow }> {
@@ -28,7 +43,7 @@ export async function doCreateRealm(ctx: SystemContext, spec: NewRealmSpec): Pro
     url,
     date_created: ctx.now,
     deactivated: 0,
-    settings: '{}',
+    settings: initialSettings(spec),
     notification_bot_id: null,
   };
   const { id } = await ctx.tx.insertInto('realm').values(values).returning('id').executeTakeFirstOrThrow();

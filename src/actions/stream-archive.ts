@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { StreamRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { requireAdmin } from '../lib/permissions.js';
+import { streamDict } from '../lib/stream-format.js';
 import { getStreamByIdAnyState } from '../queries/streams.js';
 import type { ActionContext } from './context.js';
 import { doRemoveDefaultStream } from './default-streams.js';
@@ -70,6 +71,7 @@ export async function doArchiveStream(ctx: ActionContext, stream: StreamRow): Pr
 
   const removal = { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] };
   ctx.events.send(removal, ended.filter((row) => row.is_active).map((row) => row.user_id));
-  // The same shape as when a user loses sight of a stream: ids only, which is all clients read.
-  ctx.events.send({ type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] }, audience);
+  // Feature level 229 sends the whole stream as it was (old name and privacy); stream_ids, from
+  // later levels, costs nothing and spares newer clients a lookup.
+  ctx.events.send({ type: 'stream', op: 'delete', streams: [streamDict(stream)], stream_ids: [stream.id] }, audience);
 }

@@ -116,7 +116,7 @@ async function changePermissions(
   });
   // Newcomers get it too: a create does not refresh a stream they knew from an old subscription.
   ctx.events.send(event, after);
-  ctx.events.send({ type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] }, lost);
+  ctx.events.send({ type: 'stream', op: 'delete', streams: [streamDict(updated)], stream_ids: [stream.id] }, lost);
   return updated;
 }
 

@@ -21,11 +21,23 @@ const MAX_BATCH = 64;
  */
 const MAX_BATCH_MS = 20;
 
+/** How long a batch stays open, and the clock that measures it (tests give their own). */
+export interface BatchWindow {
+  maxMs: number;
+  /** Milliseconds, monotonic. */
+  now: () => number;
+}
+
+const DEFAULT_WINDOW: BatchWindow = { maxMs: MAX_BATCH_MS, now: () => performance.now() };
+
 export class GroupCommitter {
   private readonly queue: Pending[] = [];
   private running = false;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly window: BatchWindow = DEFAULT_WINDOW,
+  ) {}
 
   run<T>(work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -56,8 +68,8 @@ export class GroupCommitter {
     // ever leaving the microtask queue, so before committing the batch yields once to the event
     // loop: requests that have arrived meanwhile get parsed and queue their actions here.
     let count = 0;
-    const opened = performance.now();
-    while (count < MAX_BATCH && performance.now() - opened < MAX_BATCH_MS) {
+    const opened = this.window.now();
+    while (count < MAX_BATCH && this.window.now() - opened < this.window.maxMs) {
       // With the writer on the event loop an action never leaves the microtask queue, so a batch
       // would hold the loop until it commits; a turn of the loop between actions lets requests be
       // parsed and answered meanwhile (and new actions join this batch).

@@ -61,6 +61,8 @@ export class ReaderPool {
     private readonly path: string,
     private readonly size: number,
     private readonly idleMs = READER_IDLE_MS,
+    /** Makes each reader thread (tests substitute threads whose reads they hold and release). */
+    private readonly newThread: (path: string) => SqliteThread = (threadPath) => new SqliteThread(threadPath, 'reader'),
   ) {}
 
   /** Starts a thread now, so that the first reads need not wait for it to start. */
@@ -91,7 +93,7 @@ export class ReaderPool {
   }
 
   private start(): SqliteThread {
-    const thread = new SqliteThread(this.path, 'reader');
+    const thread = this.newThread(this.path);
     this.threads.push(thread);
     this.lastUsed.set(thread, Date.now());
     // The first answer marks it ready; a failure to open shows on the reads that come later.

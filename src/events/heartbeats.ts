@@ -4,13 +4,15 @@
 import type { EventQueue } from './queue.js';
 
 export class Heartbeats {
-  /** Waiting queues and when each is owed a heartbeat (performance.now() ms). */
+  /** Waiting queues and when each is owed a heartbeat (ms on the `now` clock). */
   private readonly due = new Map<EventQueue, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly minSeconds: number,
     private readonly maxSeconds: number,
+    /** Milliseconds, monotonic (tests give their own clock and call beat themselves). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
@@ -31,7 +33,7 @@ export class Heartbeats {
     const seconds = this.minSeconds + Math.random() * (this.maxSeconds - this.minSeconds);
     // A waiting poll is work in progress: the timer keeps the process alive while there is one.
     if (this.due.size === 0) this.timer?.ref();
-    this.due.set(queue, performance.now() + seconds * 1000);
+    this.due.set(queue, this.now() + seconds * 1000);
   }
 
   /** The queue's poll has ended. */
@@ -39,8 +41,9 @@ export class Heartbeats {
     if (this.due.delete(queue) && this.due.size === 0) this.timer?.unref();
   }
 
-  private beat(): void {
-    const now = performance.now();
+  /** Gives a heartbeat to every waiting poll whose time has come (the timer calls it). */
+  beat(): void {
+    const now = this.now();
     for (const [queue, at] of this.due) {
       if (now < at) continue;
       this.disarm(queue);

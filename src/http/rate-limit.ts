@@ -2,6 +2,9 @@
 // user (event polls counted apart, as the reference's long-poll server keeps its own buckets),
 // unauthenticated requests per client address, password logins per username, and failed
 // authentications (and sign-ups) per client address. Counters live behind RateLimitStore (src/adapters/rate-limit).
+// Every rule counts exactly, as the reference's Redis limiter does: the 201st request within a
+// minute is refused however the 200 were spread. Event polls alone are smoothed, as its long-poll
+// server's in-memory limiter smooths them.
 import type { RateLimitHeaders, RateLimiter, UserBucket } from '../adapters/rate-limit/limiter.js';
 import { MemoryRateLimitStore } from '../adapters/rate-limit/memory.js';
 import type { Awaitable, RateLimitOutcome, RateLimitRule, RateLimitStore } from '../adapters/rate-limit/store.js';
@@ -15,22 +18,25 @@ const NO_HEADERS: RateLimitHeaders = Object.freeze({}) as RateLimitHeaders;
 
 export interface RateLimitRules {
   user: RateLimitRule | null;
+  /** The user's event polls: the same numbers as `user`, smoothed. */
+  events: RateLimitRule | null;
   ip: RateLimitRule | null;
   login: RateLimitRule | null;
   authIp: RateLimitRule | null;
 }
 
 export function rulesFromConfig(config: Config): RateLimitRules {
-  if (!config.rateLimits) return { user: null, ip: null, login: null, authIp: null };
+  if (!config.rateLimits) return { user: null, events: null, ip: null, login: null, authIp: null };
   return {
-    user: rateLimitRule(config.rateLimitUser),
-    ip: rateLimitRule(config.rateLimitIp),
+    user: exactly(rateLimitRule(config.rateLimitUser)),
+    events: rateLimitRule(config.rateLimitUser),
+    ip: exactly(rateLimitRule(config.rateLimitIp)),
     login: exactly(rateLimitRule(config.rateLimitLogin)),
-    authIp: rateLimitRule(config.rateLimitAuthIp),
+    authIp: exactly(rateLimitRule(config.rateLimitAuthIp)),
   };
 }
 
-/** Login names are locked as the reference locks them: until the oldest counted failure is a window old. */
+/** Refused until the oldest of the rule's count of requests is a window old, as the reference refuses. */
 function exactly(rule: RateLimitRule | null): RateLimitRule | null {
   return rule && { ...rule, exact: true };
 }
@@ -52,14 +58,14 @@ export class RuleRateLimiter implements RateLimiter {
    * or throws a 429 RATE_LIMIT_HIT when the user is over the limit.
    */
   user(userId: number, bucket: UserBucket): Awaitable<RateLimitHeaders> {
-    const rule = this.rules.user;
+    const rule = bucket === 'events' ? this.rules.events : this.rules.user;
     if (!rule) return NO_HEADERS;
     return then(this.store.hit(`${bucket}:${userId}`, rule), (outcome) => this.headersOrThrow(rule, outcome));
   }
 
   /** For polls answered before the route: whether this poll of `userId` is within the limit. */
   pollAllowed(userId: number): Awaitable<boolean> {
-    const rule = this.rules.user;
+    const rule = this.rules.events;
     if (!rule) return true;
     return then(this.store.hit(`events:${userId}`, rule), (outcome) => !outcome.limited);
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { avatarImages, BadImageError, IMAGE_TOO_LARGE, NOT_AN_IMAGE, rasterFormatOf } from './images.js';
+import { cpuStopwatch } from '../../test/support/cpu-time.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'confab-images-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,8 +77,8 @@ describe('avatar images', () => {
     const bomb = Buffer.from(png);
     bomb.writeUInt32BE(20_000, 16);
     bomb.writeUInt32BE(20_000, 20);
-    const started = performance.now();
+    const cpuMs = cpuStopwatch();
     await refused(bomb, IMAGE_TOO_LARGE);
-    assert.ok(performance.now() - started < 1000);
+    assert.ok(cpuMs() < 1000);
   });
 });

@@ -3,7 +3,7 @@
 import type { MultiuseInviteRow, UserRow } from '../types/rows.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { isLoginEmail } from './credentials.js';
-import { isAdmin, isOwner, Role } from './roles.js';
+import { isAdmin, isGuest, isOwner, Role } from './roles.js';
 
 /** The reference's default lifetime of an invitation (INVITATION_LINK_VALIDITY_MINUTES): ten days. */
 export const DEFAULT_INVITE_MINUTES = 14_400;
@@ -30,6 +30,16 @@ export function roleNeedsAdmin(invitedAs: number): boolean {
 export function checkInviteRolePermission(actor: Pick<UserRow, 'role'>, invitedAs: number, requireAdmin: boolean): void {
   if (invitedAs === Role.OWNER && !isOwner(actor)) throw new UnauthorizedPrincipalError('Must be an organization owner');
   if (requireAdmin && !isAdmin(actor)) throw new ApiError('Must be an organization administrator');
+}
+
+/**
+ * Whether `user` may offer, now, a reusable link for the role `invitedAs`: the same rights making
+ * one needs. A link is honoured only while its creator keeps them, so a demoted or deactivated
+ * administrator's links stop making accounts.
+ */
+export function mayOfferMultiuseInvite(user: Pick<UserRow, 'role' | 'is_active' | 'is_bot'>, invitedAs: number): boolean {
+  if (!user.is_active || user.is_bot || isGuest(user) || !canCreateMultiuseInvite(user)) return false;
+  return (invitedAs !== Role.OWNER || isOwner(user)) && (!roleNeedsAdmin(invitedAs) || isAdmin(user));
 }
 
 /** A link stays good through its expiry second, as the reference compares. */

@@ -75,6 +75,16 @@ describe('cluster parts on Redis', { skip: !TEST_REDIS_URL && 'needs TEST_DATABA
     assert.ok(refused.retryAfter > 1799 && refused.retryAfter <= 1800);
     await store.undo('login:a', exact);
     assert.equal((await store.hit('login:a', exact)).limited, false);
+
+    // The per-user rule: 200 a minute, the 201st refused until the first is a minute old.
+    const perMinute = { requests: 200, seconds: 60, exact: true };
+    const remaining = [];
+    for (let i = 0; i < 200; i++) remaining.push((await store.hit('user:3', perMinute)).remaining);
+    assert.deepEqual(remaining, Array.from({ length: 200 }, (_, i) => 199 - i));
+    const overLimit = await store.hit('user:3', perMinute);
+    assert.deepEqual([overLimit.limited, overLimit.remaining], [true, 0]);
+    assert.ok(overLimit.retryAfter > 55 && overLimit.retryAfter <= 60, String(overLimit.retryAfter));
+    assert.equal((await store.peek('user:3', perMinute)).limited, true);
     assert.deepEqual(errors, []);
   });
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { SqliteThread } from '../../src/db/sqlite-thread.js';
 import { classifyStoreError } from '../../src/db/store-errors.js';
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
@@ -97,9 +98,21 @@ describe('a full embedded store', () => {
   });
 
   it('answers 503 DATABASE_UNAVAILABLE when a store thread dies under a request, then works on a fresh thread', async () => {
-    const pending = ctx.anonymous().get('/test-slow', {}, { undocumented: true });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await ctx.store.threads!.readers().find((thread) => thread.load > 0)!.crash();
+    // However long the request takes to reach its long read, the thread ends while it runs it.
+    let runsIt: SqliteThread | null = null;
+    const send = SqliteThread.prototype.query;
+    SqliteThread.prototype.query = function (this: SqliteThread, text, parameters) {
+      if (text.includes('RECURSIVE')) runsIt = this;
+      return send.call(this, text, parameters);
+    };
+    let pending;
+    try {
+      pending = ctx.anonymous().get('/test-slow', {}, { undocumented: true });
+      while (!runsIt) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      SqliteThread.prototype.query = send;
+    }
+    await (runsIt as SqliteThread | null)!.crash();
     const res = await pending;
     assert.deepEqual(
       { status: res.status, retryAfter: res.headers['retry-after'], body: res.body },

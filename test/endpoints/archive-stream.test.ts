@@ -7,6 +7,7 @@ import { bulkAddSubscriptions } from '../../src/actions/subscriptions.js';
 import type { StreamRow } from '../../src/db/schema.js';
 import type { DevUserName } from '../../src/dev-seed.js';
 import { Role } from '../../src/lib/roles.js';
+import { streamDict } from '../../src/lib/stream-format.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -97,7 +98,11 @@ for (const dialect of testDialects()) {
             users: ids('mark', 'mona', 'gus'),
           },
           // Everyone who could see it: every non-guest, and the guest who was subscribed.
-          { event: { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] }, users: sorted([...nonGuests, ...ids('gus')]) },
+          // At feature level 229 the event carries the whole stream as it was before archiving.
+          {
+            event: { type: 'stream', op: 'delete', streams: [{ ...streamDict(stream), first_message_id: messageId }], stream_ids: [stream.id] },
+            users: sorted([...nonGuests, ...ids('gus')]),
+          },
         ],
       );
     });
@@ -112,6 +117,9 @@ for (const dialect of testDialects()) {
           { kind: 'stream/delete', users: ids('olivia', 'adam', 'mark') },
         ],
       );
+      // Its name and privacy as they were, not the archived name and forced privacy.
+      const deleted = ctx.events.find((d) => d.event.type === 'stream')!.event.streams as Array<Record<string, unknown>>;
+      assert.deepEqual(deleted, [{ ...streamDict(stream), invite_only: true }]);
     });
 
     it('ends the subscriptions of deactivated accounts too, without telling them', async () => {

@@ -17,6 +17,7 @@ for (const dialect of testDialects()) {
     const receipts = async (viewer: DevUserName, id: number) => expectSuccess(await ctx.as(viewer).get(`/messages/${id}/read_receipts`)).user_ids;
 
     it('is refused while the organization has read receipts off', async () => {
+      await setRealmSettings(ctx, { enable_read_receipts: false });
       const id = await send('mark', { type: 'stream', to: 'general', topic: 'r', content: 'off' });
       expectError(await ctx.as('mark').get(`/messages/${id}/read_receipts`), 'Read receipts are disabled in this organization.');
       // A message one may not read is refused first.

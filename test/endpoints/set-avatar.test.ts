@@ -14,6 +14,7 @@ import { testDialects } from '../support/dialects.js';
 import type { MultipartPart } from '../support/multipart.js';
 import { verifyFolding } from '../support/register-state.js';
 import { openTestStorage, STORAGE_KINDS, type TestStorage } from '../support/storages.js';
+import { cpuStopwatch } from '../support/cpu-time.js';
 
 const NOT_AN_IMAGE = 'Could not decode image; did you upload an image file?';
 
@@ -139,9 +140,9 @@ for (const dialect of testDialects()) {
         expectError(await upload('milo', [imagePart(SVG_AS_PNG, 'logo.svg', 'image/svg+xml')]), NOT_AN_IMAGE, 'BAD_IMAGE');
         expectError(await upload('milo', [imagePart(BROKEN_PNG)]), NOT_AN_IMAGE, 'BAD_IMAGE');
         expectError(await upload('milo', [imagePart(Buffer.from('just some text'), 'notes.txt', 'text/plain')]), NOT_AN_IMAGE, 'BAD_IMAGE');
-        const started = performance.now();
+        const cpuMs = cpuStopwatch();
         expectError(await upload('milo', [imagePart(pngBomb())]), 'Image size exceeds limit.', 'BAD_IMAGE');
-        assert.ok(performance.now() - started < 2000, 'a bomb is refused from its header, not decoded');
+        assert.ok(cpuMs() < 2000, 'a bomb is refused from its header, not decoded');
         const after = await row('milo');
         assert.deepEqual([after.avatar_source, after.avatar_version], [before.avatar_source, before.avatar_version]);
         assert.equal(await files.storage.stat(avatarKey(ctx.seed.realm.id, after.id)), null);

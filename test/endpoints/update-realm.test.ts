@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { REALM_PATCH_SPECS, REALM_SETTING_DEFAULTS } from '../../src/lib/realm-settings.js';
+import { REALM_PATCH_SPECS, type RealmSettings, realmSettings } from '../../src/lib/realm-settings.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -8,10 +8,10 @@ import { testDialects } from '../support/dialects.js';
 const undocumented = { undocumented: true };
 type Value = boolean | number | string | null;
 
-/** A valid value different from the default, with the value stored (and reported) for it. */
-function otherValue(name: string): { sent: unknown; stored: Value } {
+/** A valid value different from the organization's current one, with the value stored (and reported) for it. */
+function otherValue(name: string, settings: RealmSettings): { sent: unknown; stored: Value } {
   const spec = REALM_PATCH_SPECS[name]!;
-  const current = (REALM_SETTING_DEFAULTS as Record<string, Value>)[name];
+  const current = (settings as Record<string, Value>)[name];
   switch (spec.rule.kind) {
     case 'bool':
       return { sent: !current, stored: !current };
@@ -90,8 +90,10 @@ for (const dialect of testDialects()) {
 
     it('changes every setting, with the event form the reference uses, and /register shows it', async () => {
       const editingTrio = ['allow_message_editing', 'message_content_edit_limit_seconds', 'edit_topic_policy'];
+      const realm = await ctx.services.db.selectFrom('realm').select('settings').where('id', '=', ctx.seed.realm.id).executeTakeFirstOrThrow();
+      const current = realmSettings(realm);
       for (const name of Object.keys(REALM_PATCH_SPECS)) {
-        const { sent, stored } = otherValue(name);
+        const { sent, stored } = otherValue(name, current);
         ctx.clearEvents();
         const body = expectSuccess(await ctx.as('olivia').patch('/realm', { [name]: sent }, undocumented));
         assert.deepEqual(body[name], typeof stored === 'string' ? 'updated' : stored, name);

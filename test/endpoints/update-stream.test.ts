@@ -7,6 +7,7 @@ import type { StreamRow } from '../../src/db/schema.js';
 import type { DevUserName } from '../../src/dev-seed.js';
 import type { Delivery } from '../../src/events/bus.js';
 import { renderMarkdown } from '../../src/lib/markdown/index.js';
+import { streamDict } from '../../src/lib/stream-format.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
@@ -126,7 +127,8 @@ for (const dialect of testDialects()) {
       });
       assert.deepEqual(sorted(update!.users), idsOf('olivia', 'adam', 'mark', 'gus'));
       const [gone] = eventsOf('stream', 'delete');
-      assert.deepEqual(gone!.event, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
+      // The whole stream, as it now is, at feature level 229.
+      assert.deepEqual(gone!.event, { type: 'stream', op: 'delete', streams: [streamDict(saved)], stream_ids: [stream.id] });
       assert.deepEqual(sorted(gone!.users), (await nonGuests()).filter((id) => !idsOf('olivia', 'adam', 'mark').includes(id)));
       assert.deepEqual(eventsOf('stream', 'create'), []);
       expectError(await ctx.as('mona').get(`/streams/${stream.id}`), 'Invalid channel ID');

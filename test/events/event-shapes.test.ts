@@ -84,6 +84,18 @@ for (const dialect of testDialects()) {
       expectKinds(seen, 'subscription/remove', 'subscription/peer_remove');
     });
 
+    it('stream delete, for a stream turned private and one archived', async () => {
+      const seen = await eventsOf(async () => {
+        expectSuccess(await ctx.as('adam').post('/users/me/subscriptions', { subscriptions: [{ name: 'shapes gone' }] }));
+        const { stream_id: streamId } = expectSuccess(await ctx.as('adam').get('/get_stream_id', { stream: 'shapes gone' }));
+        expectSuccess(await ctx.as('adam').patch(`/streams/${streamId}`, { is_private: true }));
+        expectSuccess(await ctx.as('adam').delete(`/streams/${streamId}`));
+      });
+      expectKinds(seen, 'stream/delete');
+      const deletes = ctx.events.filter((d) => kindOf(d.event) === 'stream/delete');
+      assert.deepEqual(deletes.map((d) => (d.event.streams as Array<{ name: string }>).map((s) => s.name)), [['shapes gone'], ['shapes gone']]);
+    });
+
     it('realm_user add', async () => {
       const seen = await eventsOf(async () => {
         expectSuccess(await ctx.as('adam').post('/users', { email: 'shape@confab.test', password: 'long enough', full_name: 'Shape Person' }));

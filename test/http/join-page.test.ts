@@ -164,6 +164,47 @@ for (const dialect of testDialects()) {
       assert.equal(await userNamed('jo@confab.test'), undefined);
     });
 
+    it('answers as revoked once the link’s creator may no longer offer it, and creates nobody', async () => {
+      const { adam, olivia } = ctx.seed.users;
+      const expectRevoked = async (path: string, email: string) => {
+        for (const res of [await open(path), await submit(path, { email, full_name: 'Too Late', password: PASSWORD })]) {
+          assert.equal(res.statusCode, 404);
+          assert.match(res.body, /<h1>Whoops\. The confirmation link has expired or been deactivated\.<\/h1><p>Please contact your organization administrator for a new link\.<\/p>/);
+          assert.doesNotMatch(res.body, /<form/);
+        }
+        assert.equal(await userNamed(email), undefined);
+      };
+      const setRole = async (userId: number, role: number) => expectSuccess(await ctx.as('olivia').patch(`/users/${userId}`, { role }));
+      const adminLink = await invite({ invite_as: 200 });
+      const memberLink = await invite({ invite_as: 400 });
+      try {
+        // Demoted to member: adam may make no links at all, so neither of his is honoured.
+        await setRole(adam.id, 400);
+        await expectRevoked(adminLink, 'new-admin@confab.test');
+        await expectRevoked(memberLink, 'new-member@confab.test');
+        // A moderator may not make links either (create_multiuse_invite_group is the administrators).
+        await setRole(adam.id, 300);
+        await expectRevoked(memberLink, 'new-member@confab.test');
+      } finally {
+        await setRole(adam.id, 200);
+      }
+      // Rights back, links back: the check is of the creator's rights now.
+      assert.equal((await open(adminLink)).statusCode, 200);
+      // An owner link whose creator is no longer an owner (an administrator now).
+      const ownerLink = new URL(
+        await runSystemAction(ctx.services, (sys) => doCreateMultiuseInviteLink(sys, ctx.seed.realm, ctx.seed.users.adam, { invitedAs: 100, expiresInMinutes: null }, [])),
+      ).pathname;
+      await expectRevoked(ownerLink, 'new-owner@confab.test');
+      // A deactivated creator, however the deactivation came about.
+      const olivias = new URL(expectSuccess(await ctx.as('olivia').post('/invites/multiuse', { invite_as: 400 })).invite_link).pathname;
+      await ctx.services.db.updateTable('user_profile').set({ is_active: 0 }).where('id', '=', olivia.id).execute();
+      try {
+        await expectRevoked(olivias, 'olivias-guest@confab.test');
+      } finally {
+        await ctx.services.db.updateTable('user_profile').set({ is_active: 1 }).where('id', '=', olivia.id).execute();
+      }
+    });
+
     it('refuses a form posted from another site', async () => {
       const res = await submit(await invite(), { email: 'kim@confab.test', full_name: 'Kim Forged', password: PASSWORD }, { origin: 'https://evil.example' });
       assert.equal(res.statusCode, 403);
@@ -191,10 +232,10 @@ describe('the join page under rate limits', () => {
     assert.equal((await submit('bad address')).statusCode, 400);
     const limited = await submit('three@confab.test');
     assert.equal(limited.statusCode, 429);
-    // Two per minute: a place frees up every 30 seconds.
-    assert.equal(limited.headers['retry-after'], '30');
+    // Two per minute, counted exactly: a place frees up once the first is a minute old.
+    assert.equal(limited.headers['retry-after'], '60');
     assert.match(limited.body, /<p role="alert">API usage exceeded rate limit<\/p>/);
-    ctx.clock.advance(31);
+    ctx.clock.advance(60);
     assert.equal((await submit('three@confab.test')).statusCode, 302);
   });
 });

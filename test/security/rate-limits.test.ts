@@ -54,18 +54,40 @@ for (const dialect of testDialects()) {
       const answers = [];
       for (let i = 0; i < 3; i++) answers.push(rateHeaders(expectSuccessful(await mark.get('/users/me'))));
       assert.deepEqual(answers, [
-        { limit: '3', remaining: '2', reset: String(now + 20) },
-        { limit: '3', remaining: '1', reset: String(now + 40) },
+        { limit: '3', remaining: '2', reset: String(now + 60) },
+        { limit: '3', remaining: '1', reset: String(now + 60) },
         { limit: '3', remaining: '0', reset: String(now + 60) },
       ]);
       const refused = await mark.get('/users/me', {}, { undocumented: true });
-      expectRateLimited(refused, 20);
-      assert.deepEqual(rateHeaders(refused), { limit: '3', remaining: '0', reset: String(now + 20) });
+      expectRateLimited(refused, 60);
+      assert.deepEqual(rateHeaders(refused), { limit: '3', remaining: '0', reset: String(now + 60) });
       // The limit is the user's, whatever the address; other users are not affected.
-      expectRateLimited(await mark.get('/users/me', {}, { ...from(newAddress()), undocumented: true }), 20);
+      expectRateLimited(await mark.get('/users/me', {}, { ...from(newAddress()), undocumented: true }), 60);
       expectSuccess(await ctx.as('mona').get('/users/me'));
-      ctx.clock.advance(20);
-      assert.deepEqual(rateHeaders(expectSuccessful(await mark.get('/users/me'))), { limit: '3', remaining: '0', reset: String(now + 80) });
+      ctx.clock.advance(59);
+      expectRateLimited(await mark.get('/users/me', {}, { undocumented: true }), 1);
+      ctx.clock.advance(1);
+      assert.deepEqual(rateHeaders(expectSuccessful(await mark.get('/users/me'))), { limit: '3', remaining: '2', reset: String(now + 120) });
+    });
+
+    it('refuses a request while the limit\'s count of requests lies within the last window, however they were spread', async () => {
+      const mark = ctx.as('mark');
+      const now = ctx.clock.now();
+      const remaining = [];
+      for (let i = 0; i < 3; i++) {
+        remaining.push(rateHeaders(expectSuccessful(await mark.get('/users/me'))));
+        ctx.clock.advance(20);
+      }
+      // Each answer counts what the window holds, and resets a window after the newest request.
+      assert.deepEqual(remaining, [
+        { limit: '3', remaining: '2', reset: String(now + 60) },
+        { limit: '3', remaining: '1', reset: String(now + 80) },
+        { limit: '3', remaining: '0', reset: String(now + 100) },
+      ]);
+      // 60 s after the first: it has just left the window.
+      expectSuccess(await mark.get('/users/me'));
+      ctx.clock.advance(10);
+      expectRateLimited(await mark.get('/users/me', {}, { undocumented: true }), 10);
     });
 
     it('counts event polls apart from other requests, on the short poll path and on the route', async () => {
@@ -76,10 +98,10 @@ for (const dialect of testDialects()) {
       const routed = expectSuccessful(await milo.get('/events', { queue_id, last_event_id: -1, dont_block: true, ignored_extra: 1 }));
       assert.equal(routed.headers['x-ratelimit-remaining'], '0');
       expectRateLimited(await milo.get('/events', { queue_id, last_event_id: -1, dont_block: true }, { undocumented: true }), 20);
-      // The other requests still have their own count (one used by the register).
+      // The other requests still have their own, exact, count (one used by the register).
       expectSuccess(await milo.get('/users/me'));
       expectSuccess(await milo.get('/users/me'));
-      expectRateLimited(await milo.get('/users/me', {}, { undocumented: true }), 20);
+      expectRateLimited(await milo.get('/users/me', {}, { undocumented: true }), 60);
     });
 
     it('refuses unauthenticated requests past the limit per client address', async () => {
@@ -89,7 +111,7 @@ for (const dialect of testDialects()) {
       assert.equal(first.headers['x-ratelimit-limit'], '2');
       assert.equal(first.headers['x-ratelimit-remaining'], '1');
       expectSuccess(await anonymous.get('/server_settings', {}, from(address)));
-      expectRateLimited(await anonymous.get('/server_settings', {}, { ...from(address), undocumented: true }), 30);
+      expectRateLimited(await anonymous.get('/server_settings', {}, { ...from(address), undocumented: true }), 60);
       expectSuccess(await anonymous.get('/server_settings', {}, from(newAddress())));
     });
 
@@ -118,12 +140,12 @@ for (const dialect of testDialects()) {
       for (let i = 0; i < 4; i++) {
         expectError(await wrongKey.get('/users/me', {}, from(address)), 'Invalid API key', 'UNAUTHORIZED', 401);
       }
-      expectRateLimited(await wrongKey.get('/users/me', {}, { ...from(address), undocumented: true }), 15);
-      expectRateLimited(await ctx.as('mona').get('/users/me', {}, { ...from(address), undocumented: true }), 15);
+      expectRateLimited(await wrongKey.get('/users/me', {}, { ...from(address), undocumented: true }), 60);
+      expectRateLimited(await ctx.as('mona').get('/users/me', {}, { ...from(address), undocumented: true }), 60);
       // Failed passwords count against the address too.
-      expectRateLimited(await login('mona@confab.test', DEV_PASSWORD, address), 15);
+      expectRateLimited(await login('mona@confab.test', DEV_PASSWORD, address), 60);
       expectSuccess(await ctx.as('mona').get('/users/me', {}, from(newAddress())));
-      ctx.clock.advance(15);
+      ctx.clock.advance(60);
       expectSuccess(await ctx.as('mona').get('/users/me', {}, from(address)));
     });
 
@@ -136,7 +158,7 @@ for (const dialect of testDialects()) {
       for (let i = 0; i < 4; i++) {
         expectError(await wrongKey.get('/users/me', {}, from(address)), 'Invalid API key', 'UNAUTHORIZED', 401);
       }
-      expectRateLimited(await wrongKey.get('/users/me', {}, { ...from(address), undocumented: true }), 15);
+      expectRateLimited(await wrongKey.get('/users/me', {}, { ...from(address), undocumented: true }), 60);
     });
   });
 }
@@ -173,6 +195,19 @@ describe('rate limits with the default rules', () => {
     expectSuccess(await rightPassword());
   });
 
+  it('refuses the 201st request of a user within a minute, however the 200 before it were spread', async () => {
+    const maya = ctx.as('maya');
+    for (let i = 0; i < 200; i++) {
+      const res = expectSuccessful(await maya.get('/users/me'));
+      assert.equal(res.headers['x-ratelimit-remaining'], String(199 - i));
+      ctx.clock.advance(0.25);
+    }
+    // 50 s after the first request.
+    expectRateLimited(await maya.get('/users/me', {}, { undocumented: true }), 10);
+    ctx.clock.advance(10);
+    expectSuccess(await maya.get('/users/me'));
+  });
+
   it('answers 500 wrong API keys in a row with 429 after thirty', async () => {
     const wrongKey = new ApiClient(ctx.app, ApiClient.basic('mona@confab.test', 'y'.repeat(32)));
     const statuses = new Map<number, number>();
@@ -187,7 +222,7 @@ describe('rate limits with the default rules', () => {
     // No proxy is trusted here: the socket's address counts, whatever the header says.
     const wrongKey = new ApiClient(ctx.app, ApiClient.basic('mark@confab.test', 'z'.repeat(32)));
     for (let i = 0; i < 30; i++) await wrongKey.get('/users/me', {}, { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
-    expectRateLimited(await wrongKey.get('/users/me', {}, { headers: { 'x-forwarded-for': '203.0.113.200' }, undocumented: true }), 2);
+    expectRateLimited(await wrongKey.get('/users/me', {}, { headers: { 'x-forwarded-for': '203.0.113.200' }, undocumented: true }), 60);
   });
 });
 

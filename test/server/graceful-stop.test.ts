@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -222,12 +222,18 @@ describe('stopping a server process under load', () => {
       return { socket, text: () => text, closed };
     };
     // A message whose body is still arriving when the stop begins, and a request whose head is.
+    const serverSides: Socket[] = [];
+    server.app.server.on('connection', (socket: Socket) => serverSides.push(socket));
     const sending = await open();
     const form = 'type=stream&to=general&topic=stop&content=sent+during+the+stop';
-    sending.socket.write(`POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form.slice(0, 10)}`);
+    const sendingHead = `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form.slice(0, 10)}`;
+    sending.socket.write(sendingHead);
     const late = await open();
-    late.socket.write('GET /api/v1/server_settings HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lateHead = 'GET /api/v1/server_settings HTTP/1.1\r\nHost: 127.0.0.1\r\n';
+    late.socket.write(lateHead);
+    // The stop begins once the server has read both, however long a busy machine takes.
+    const readAll = () => serverSides.length === 2 && serverSides.map((socket) => socket.bytesRead).sort((a, b) => a - b).join() === [lateHead.length, sendingHead.length].sort((a, b) => a - b).join();
+    while (!readAll()) await new Promise((resolve) => setTimeout(resolve, 5));
     const stopped = server.stop();
     await new Promise((resolve) => setTimeout(resolve, 50));
     late.socket.write('\r\n');

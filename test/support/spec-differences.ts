@@ -260,6 +260,16 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
         return true;
       }),
   },
+  {
+    why: 'A stream delete event lists whole stream objects in streams at feature level 229; the reference cut them to {stream_id} at feature level 343.',
+    apply: (doc) =>
+      forEachObjectSchema(doc, (schema) => {
+        const { op, streams, stream_ids } = schema.properties;
+        if (!op?.enum?.includes('delete') || !stream_ids || !streams?.items?.properties?.stream_id) return false;
+        streams.items = { $ref: '#/components/schemas/BasicChannel' };
+        return true;
+      }),
+  },
 ];
 
 /** Error shapes in components whose names end in "Error" may answer any operation. */

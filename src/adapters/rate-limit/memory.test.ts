@@ -35,6 +35,22 @@ describe('MemoryRateLimitStore', () => {
     assert.ok(Math.abs(refused.retryAfter - 0.3) < 1e-9);
   });
 
+  it('under an exact rule, refuses the 201st of 200 per minute however the 200 were spread, and forgets a log a peek emptied', () => {
+    const clock = new TestClock(1000);
+    const store = new MemoryRateLimitStore(clock);
+    const perMinute = { requests: 200, seconds: 60, exact: true };
+    for (let i = 0; i < 200; i++) {
+      assert.equal(store.hit('u', perMinute).remaining, 199 - i);
+      clock.advance(0.25);
+    }
+    assert.deepEqual(store.hit('u', perMinute), { limited: true, retryAfter: 10, remaining: 0, resetAfter: 59.75 });
+    clock.advance(60);
+    assert.equal(store.peek('u', perMinute).remaining, 200);
+    clock.advance(60);
+    store.hit('other', perMinute);
+    assert.equal(store.size, 1);
+  });
+
   it('peeks without counting, takes one request back with undo, and forgets a key with clear', () => {
     const clock = new TestClock(1000);
     const store = new MemoryRateLimitStore(clock);

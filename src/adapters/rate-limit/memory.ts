@@ -62,7 +62,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private countExact(key: string, rule: RateLimitRule, record: boolean): RateLimitOutcome {
     const now = this.clock.now();
     if (record) this.sweep(now);
-    const times = (this.logs.get(key)?.times ?? []).filter((t) => t > now - rule.seconds);
+    // Times are kept oldest first, so those out of the window are a prefix.
+    const times = this.logs.get(key)?.times ?? [];
+    const expired = times.findIndex((t) => t > now - rule.seconds);
+    times.splice(0, expired < 0 ? times.length : expired);
     if (times.length >= rule.requests) {
       const oldest = times[times.length - rule.requests]!;
       return { limited: true, retryAfter: oldest + rule.seconds - now, remaining: 0, resetAfter: times.at(-1)! + rule.seconds - now };
@@ -108,7 +111,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     if (now - this.lastSweep >= SWEEP_EVERY_SECONDS) {
       this.lastSweep = now;
       for (const [key, drainsAt] of this.drainsAt) if (drainsAt <= now) this.drainsAt.delete(key);
-      for (const [key, log] of this.logs) if (log.times.at(-1)! + log.seconds <= now) this.logs.delete(key);
+      for (const [key, log] of this.logs) if ((log.times.at(-1) ?? -Infinity) + log.seconds <= now) this.logs.delete(key);
     }
     // Still full of live keys: the least recently used make room.
     for (const map of [this.drainsAt, this.logs]) {
