@@ -6,6 +6,7 @@ import { sweepIdempotencyKeys } from '../../src/actions/idempotency.js';
 import { DEV_PASSWORD } from '../../src/dev-seed.js';
 import { type ApiResponse, expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
+import { FORM_COOKIE, withFormToken } from '../support/form-csrf.js';
 import { testDialects } from '../support/dialects.js';
 
 const REUSED = 'Idempotency-Key already used for a different request';
@@ -120,8 +121,8 @@ for (const dialect of testDialects()) {
       const login = await ctx.app.inject({
         method: 'POST',
         url: '/accounts/login/',
-        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ username: 'mark@confab.test', password: DEV_PASSWORD }).toString(),
+        headers: { host, cookie: FORM_COOKIE, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(withFormToken({ username: 'mark@confab.test', password: DEV_PASSWORD })).toString(),
       });
       const cookies = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
       const csrf = cookies.find((c) => c.startsWith('csrftoken='))!.slice('csrftoken='.length);
