@@ -1,5 +1,6 @@
-// The confab command: serve, migrate, create-realm, create-user, api-key.
+// The confab command: serve, migrate, create-realm, create-user, api-key, set-password, change-email.
 import { parseArgs } from 'node:util';
+import { changeEmailCommand, setPasswordCommand } from './account-commands.js';
 import { runSystemAction } from './actions/context.js';
 import { doCreateRealm } from './actions/realm-create.js';
 import { doCreateUser } from './actions/user-create.js';
@@ -20,6 +21,9 @@ Commands:
   create-realm   --name NAME --url URL --owner-email EMAIL --owner-name NAME [--owner-password PW]
   create-user    --email EMAIL --name NAME [--role owner|admin|moderator|member|guest] [--password PW] [--realm URL]
   api-key        --email EMAIL [--rotate] [--realm URL]
+  set-password   --email EMAIL [--realm URL]   new password from standard input (asked for on a terminal);
+                 ends the user's sessions
+  change-email   --email EMAIL --new-email NEW [--realm URL]
 
 Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --host HOST            (default 127.0.0.1)
@@ -99,7 +103,7 @@ async function main() {
       'enable-gravatar': { type: 'boolean' },
       'redis-prefix': { type: 'string' }, 'advertise-url': { type: 'string' }, workers: { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
-      password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
+      password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' }, 'new-email': { type: 'string' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -182,6 +186,12 @@ async function main() {
         await services.db.updateTable('user_profile').set({ api_key: key }).where('id', '=', user.id).execute();
       }
       console.log(key);
+    } else if (command === 'set-password') {
+      if (!values.email) fail(USAGE);
+      console.log(await setPasswordCommand(services, await pickRealm(services.db, values.realm), values.email));
+    } else if (command === 'change-email') {
+      if (!values.email || !values['new-email']) fail(USAGE);
+      console.log(await changeEmailCommand(services, await pickRealm(services.db, values.realm), values.email, values['new-email']));
     } else {
       fail(`Unknown command '${command}'.\n\n${USAGE}`);
     }

@@ -77,12 +77,17 @@ export async function userOfResetLink(db: DbOrTx, hostRealm: RealmRow | undefine
   return user;
 }
 
-/** The form's checks, in the reference's order; the new password's hash (slow, so outside any transaction). */
-export async function checkNewPassword(password: string, confirmation: string): Promise<string> {
+/** A new password must be given, at most the longest allowed, and hard enough to guess. */
+export async function checkPasswordAcceptable(password: string): Promise<void> {
   const length = [...password].length;
   if (length === 0) throw new ApiError('This field is required.');
   if (length > MAX_PASSWORD_LENGTH) throw new ApiError(`Ensure this value has at most ${MAX_PASSWORD_LENGTH} characters (it has ${length}).`);
   if (!(await isStrongPassword(password))) throw new ApiError(PASSWORD_TOO_WEAK);
+}
+
+/** The form's checks, in the reference's order; the new password's hash (slow, so outside any transaction). */
+export async function checkNewPassword(password: string, confirmation: string): Promise<string> {
+  await checkPasswordAcceptable(password);
   if (password !== confirmation) throw new ApiError(PASSWORDS_DIFFER);
   return hashPassword(password);
 }
@@ -94,12 +99,12 @@ export async function checkNewPassword(password: string, confirmation: string): 
 export async function doResetPassword(ctx: SystemContext, hostRealm: RealmRow | undefined, token: string, passwordHash: string): Promise<UserRow> {
   const user = await userOfResetLink(ctx.tx, hostRealm, token, ctx.now);
   await setPasswordHash(ctx, user, passwordHash);
-  await ctx.tx.deleteFrom('password_reset_token').where('user_id', '=', user.id).execute();
   return { ...user, password_hash: passwordHash };
 }
 
-/** A new password for `user`, ending all their sessions; the API key is kept. */
+/** A new password for `user`, ending all their sessions and reset links; the API key is kept. */
 export async function setPasswordHash(ctx: SystemContext, user: UserRow, passwordHash: string): Promise<void> {
   await ctx.tx.updateTable('user_profile').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
   await ctx.tx.deleteFrom('user_session').where('user_id', '=', user.id).execute();
+  await ctx.tx.deleteFrom('password_reset_token').where('user_id', '=', user.id).execute();
 }
