@@ -7,6 +7,7 @@ import type { MailMessage } from '../adapters/mail/transport.js';
 import type { DbOrTx, RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { hashPassword } from '../lib/credentials.js';
+import { escapeHtml } from '../lib/markdown/escape.js';
 import { isStrongPassword, MAX_PASSWORD_LENGTH, PASSWORD_TOO_WEAK } from '../lib/password-strength.js';
 import { newToken, tokenHash } from '../lib/sessions.js';
 import { getRealmById } from '../queries/realms.js';
@@ -44,13 +45,12 @@ function activeAccount(db: DbOrTx, realmId: number, email: string): Promise<User
 export async function requestPasswordReset(ctx: SystemContext, realm: RealmRow, email: string): Promise<MailMessage | null> {
   if (realm.deactivated) return null;
   const user = await activeAccount(ctx.tx, realm.id, email);
-  const opening = `Somebody (possibly you) requested a new password for the account ${email} on ${realm.url}.\n\n`;
   const subject = `Password reset request for ${realm.name}`;
   if (!user?.is_active) {
     const why = user
       ? `You previously had an account on ${realm.url}, but it has been deactivated. You can contact an organization administrator to reactivate your account.`
       : 'You do not have an account in that organization.';
-    return { to: email, subject, text: `${opening}${why}\n` };
+    return { to: email, subject, ...resetMailBody(realm, email, [why]) };
   }
   const token = newToken();
   await ctx.tx.deleteFrom('password_reset_token').where('user_id', '=', user.id).where('expires', '<=', ctx.now).execute();
@@ -59,11 +59,27 @@ export async function requestPasswordReset(ctx: SystemContext, realm: RealmRow, 
     .values({ token_hash: tokenHash(token), user_id: user.id, realm_id: realm.id, expires: Math.floor(ctx.now) + PASSWORD_RESET_SECONDS })
     .execute();
   const link = `${realm.url}${PASSWORD_RESET_PATH}/${token}/`;
-  return {
-    to: user.delivery_email,
-    subject,
-    text: `${opening}Click the link below to reset your password.\n${link}\n\nThe link works once, within three days. If you did not ask for a new password, ignore this message.\n`,
-  };
+  const closing = 'The link works once, within three days. If you did not ask for a new password, ignore this message.';
+  return { to: user.delivery_email, subject, ...resetMailBody(realm, email, [closing], link) };
+}
+
+/** The mail's text and HTML: who asked for what, the link if there is one, then `notes`. */
+function resetMailBody(realm: RealmRow, email: string, notes: string[], link?: string): { text: string; html: string } {
+  const opening = `Somebody (possibly you) requested a new password for the account ${email} on ${realm.url}.`;
+  const text = [opening, ...(link ? [`Click the link below to reset your password.\n${link}`] : []), ...notes].join('\n\n');
+  const url = escapeHtml(realm.url);
+  const paragraphs = [
+    `Somebody (possibly you) requested a new password for the account <strong>${escapeHtml(email)}</strong> on <a href="${url}">${url}</a>.`,
+    ...(link
+      ? [
+          'Click the button below to reset your password.',
+          `<a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#2f6fde;color:#fff;text-decoration:none">Reset password</a>`,
+        ]
+      : []),
+    ...notes.map(escapeHtml),
+  ];
+  const html = `<!doctype html><html lang="en"><body style="margin:0;padding:24px;font:16px/1.5 system-ui,sans-serif;color:#222">${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
+  return { text: `${text}\n`, html };
 }
 
 /** The user a reset link is for, while it is unused, unexpired and its account and organization are active. */

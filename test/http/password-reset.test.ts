@@ -22,6 +22,7 @@ interface Mail {
   to: string;
   subject: string;
   text: string;
+  html: string;
 }
 
 for (const dialect of testDialects()) {
@@ -64,7 +65,10 @@ for (const dialect of testDialects()) {
           const raw = readFileSync(join(outbox, name), 'utf8');
           const [head, text] = [raw.slice(0, raw.indexOf('\r\n\r\n')), raw.slice(raw.indexOf('\r\n\r\n') + 4)];
           const header = (field: string) => new RegExp(`^${field}: (.*)$`, 'm').exec(head)?.[1] ?? '';
-          return { to: header('To'), subject: header('Subject'), text };
+          const boundary = /boundary="([^"]+)"/.exec(header('Content-Type'))?.[1];
+          assert.ok(boundary, 'a text part and an HTML part');
+          const part = (type: string) => new RegExp(`--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\n\r\n([\\s\\S]*?)\r\n--${boundary}`).exec(text)?.[1] ?? '';
+          return { to: header('To'), subject: header('Subject'), text: part('text/plain'), html: part('text/html') };
         });
     }
     const linkIn = (mail: Mail) => new URL(/http:\/\/confab\.test\/accounts\/password\/reset\/[\w-]{43}\//.exec(mail.text)![0]).pathname;
@@ -104,6 +108,8 @@ for (const dialect of testDialects()) {
       assert.match(mail!.text, /^Somebody \(possibly you\) requested a new password for the account Mark@Confab\.test on http:\/\/confab\.test\.\n\nClick the link below to reset your password\.\n/);
 
       const link = linkIn(mail!);
+      assert.ok(mail!.html.includes(`<a href="http://confab.test${link}"`), mail!.html);
+      assert.ok(mail!.html.includes('the account <strong>Mark@Confab.test</strong> on <a href="http://confab.test">'), mail!.html);
       const page = await get(link);
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /<label for="new_password1">New password<\/label><input id="new_password1" name="new_password1" type="password"/);
@@ -145,7 +151,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(sent.map((m) => m.to), ['mona@confab.test', 'nobody@confab.test', 'milo@confab.test']);
       assert.match(sent[1]!.text, /You do not have an account in that organization\.\n$/);
       assert.match(sent[2]!.text, /You previously had an account on http:\/\/confab\.test, but it has been deactivated\./);
-      for (const mail of sent.slice(1)) assert.doesNotMatch(mail.text, /\/accounts\/password\/reset\//);
+      for (const mail of sent.slice(1)) assert.doesNotMatch(mail.text + mail.html, /\/accounts\/password\/reset\//);
     });
 
     it('refuses a link once it is three days old', async () => {
