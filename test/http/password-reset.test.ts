@@ -154,6 +154,31 @@ for (const dialect of testDialects()) {
       for (const mail of sent.slice(1)) assert.doesNotMatch(mail.text + mail.html, /\/accounts\/password\/reset\//);
     });
 
+    it('sends nothing for a deactivated organization, and a link stops working when its account or organization is deactivated', async () => {
+      const realmId = ctx.seed.realm.id;
+      const link = await requestLink('olivia@confab.test');
+      const setActive = (table: 'realm' | 'user_profile', active: boolean) =>
+        table === 'realm'
+          ? ctx.services.db.updateTable('realm').set({ deactivated: active ? 0 : 1 }).where('id', '=', realmId).execute()
+          : ctx.services.db.updateTable('user_profile').set({ is_active: active ? 1 : 0 }).where('delivery_email', '=', 'olivia@confab.test').execute();
+      for (const table of ['realm', 'user_profile'] as const) {
+        await setActive(table, false);
+        try {
+          assert.equal((await get(link)).statusCode, 404, table);
+          assert.equal((await post(link, { new_password1: NEW_PASSWORD, new_password2: NEW_PASSWORD })).statusCode, 404, table);
+          if (table === 'realm') {
+            const count = mails().length;
+            const res = await post('/accounts/password/reset/', { email: 'olivia@confab.test' });
+            assert.deepEqual([res.statusCode, res.headers.location], [302, '/accounts/password/reset/done/']);
+            assert.equal(mails().length, count);
+          }
+        } finally {
+          await setActive(table, true);
+        }
+      }
+      assert.equal((await get(link)).statusCode, 200);
+    });
+
     it('refuses a link once it is three days old', async () => {
       const link = await requestLink('maya@confab.test');
       ctx.clock.advance(THREE_DAYS - 1);
