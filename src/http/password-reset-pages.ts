@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runSystemAction } from '../actions/context.js';
 import { checkNewPassword, doResetPassword, PASSWORD_RESET_PATH, requestPasswordReset, ResetLinkError, userOfResetLink } from '../actions/password-reset.js';
 import { mailTransportFor } from '../adapters/mail/transport.js';
-import { ApiError } from '../errors.js';
+import { ApiError, RateLimitedError } from '../errors.js';
 import { isLoginEmail } from '../lib/credentials.js';
 import { escapeHtml } from '../lib/markdown/escape.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../lib/password-strength.js';
@@ -48,6 +48,15 @@ function linkErrorPage(error: ResetLinkError): string {
 <p><a href="${PASSWORD_RESET_PATH}/">Ask for a new link</a></p>`);
 }
 
+/** The reference's page for a refused request; its Retry-After header says the same in seconds. */
+function rateLimitPage(error: RateLimitedError): string {
+  const seconds = Math.ceil(Number(error.headers['Retry-After'] ?? 0));
+  return page(
+    'Rate limit exceeded',
+    `<h1>Rate limit exceeded.</h1><p role="alert">You have exceeded the limit for how often a user can perform this action. You can try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.</p>`,
+  );
+}
+
 function linkTokenOf(req: FastifyRequest): string {
   return (req.params as { token?: string }).token ?? '';
 }
@@ -74,6 +83,7 @@ export function registerPasswordResetPages(app: FastifyInstance, services: Servi
       return reply.code(302).header('location', DONE_PATH).send();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      if (error instanceof RateLimitedError) return sendPage(reply, error, rateLimitPage(error));
       return sendPage(reply, error, requestForm(tokenField(services, req, reply), error.message, email));
     }
   });

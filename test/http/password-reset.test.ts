@@ -239,6 +239,10 @@ for (const dialect of testDialects()) {
         // Two mails an hour to one address, from any client.
         assert.deepEqual([await ask('olivia@confab.test', '10.0.0.1'), await ask('olivia@confab.test', '10.0.0.2'), await ask('olivia@confab.test', '10.0.0.3')], [302, 302, 429]);
         assert.deepEqual([await ask('ghost@confab.test', '10.0.0.1'), await ask('ghost@confab.test', '10.0.0.1'), await ask('ghost@confab.test', '10.0.0.1')], [302, 302, 429]);
+        const refused = await post('/accounts/password/reset/', { email: 'olivia@confab.test' }, {}, '10.0.0.5');
+        assert.equal(refused.statusCode, 429);
+        assert.equal(refused.headers['retry-after'], '3600');
+        assert.match(refused.body, /<h1>Rate limit exceeded\.<\/h1><p role="alert">You have exceeded the limit for how often a user can perform this action\. You can try again in 3600 seconds\.<\/p>/);
         ctx.clock.advance(3600);
         assert.equal(await ask('olivia@confab.test', '10.0.0.4'), 302);
         // Five mails a day from one client, to any addresses.
