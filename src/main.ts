@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { changeEmailCommand, setPasswordCommand } from './account-commands.js';
 import { runSystemAction } from './actions/context.js';
+import { checkPasswordAcceptable } from './actions/password-reset.js';
 import { doCreateRealm } from './actions/realm-create.js';
 import { doCreateUser } from './actions/user-create.js';
 import { type Config, loadConfig } from './config.js';
@@ -155,6 +156,7 @@ async function main() {
       const email = values['owner-email'];
       const ownerName = values['owner-name'];
       if (!name || !url || !email || !ownerName) fail(USAGE);
+      if (values['owner-password'] !== undefined) await checkPasswordAcceptable(values['owner-password']);
       const { owner, realm } = await runSystemAction(services, async (ctx) =>
         doCreateRealm(ctx, {
           name,
@@ -170,6 +172,7 @@ async function main() {
       if (!email || !name) fail(USAGE);
       const role = ROLE_NAMES[values.role ?? 'member'] ?? Number(values.role);
       if (!ROLE_VALUES.includes(role)) fail(`Unknown role '${values.role}'`);
+      if (values.password !== undefined) await checkPasswordAcceptable(values.password);
       const realm = await pickRealm(services.db, values.realm);
       const user = await runSystemAction(services, (ctx) =>
         doCreateUser(ctx, realm, { email, fullName: name, role, password: values.password ?? null }),

@@ -95,6 +95,14 @@ for (const dialect of testDialects()) {
       assert.equal((await userRow('pat@acme.test'))!.password_hash, before);
     });
 
+    it('holds create-user and create-realm passwords to the same rules', async () => {
+      const weakUser = await cli(['create-user', '--email', 'weak@acme.test', '--name', 'Weak Person', '--password', 'password123']);
+      assert.deepEqual(weakUser, { code: 2, stdout: '', stderr: 'The password is too weak.\n' });
+      const weakOwner = await cli(['create-realm', '--name', 'Beta', '--url', 'http://beta.test', '--owner-email', 'b@beta.test', '--owner-name', 'Bea Owner', '--owner-password', 'qwerty']);
+      assert.deepEqual(weakOwner, { code: 2, stdout: '', stderr: 'The password is too weak.\n' });
+      assert.equal(await userRow('weak@acme.test'), undefined);
+    });
+
     it('changes an address to a free, well-formed one', async () => {
       const taken = await cli(['change-email', '--email', 'pat@acme.test', '--new-email', 'olga@acme.test']);
       assert.deepEqual(taken, { code: 2, stdout: '', stderr: 'Already has an account.\n' });
