@@ -152,6 +152,11 @@ for (const dialect of testDialects()) {
       assert.match(sent[1]!.text, /You do not have an account in that organization\.\n$/);
       assert.match(sent[2]!.text, /You previously had an account on http:\/\/confab\.test, but it has been deactivated\./);
       for (const mail of sent.slice(1)) assert.doesNotMatch(mail.text + mail.html, /\/accounts\/password\/reset\//);
+      // Only a malformed address is told apart, and it is no one's.
+      const malformed = await post('/accounts/password/reset/', { email: 'not an address' });
+      assert.equal(malformed.statusCode, 400);
+      assert.match(malformed.body, /<p role="alert">Enter a valid email address\.<\/p>/);
+      assert.equal(mails().length, 3);
     });
 
     it('sends nothing for a deactivated organization, and a link stops working when its account or organization is deactivated', async () => {
