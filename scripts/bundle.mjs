@@ -15,6 +15,8 @@ import { join, relative, sep } from 'node:path';
 const EXTERNAL = [
   'better-sqlite3', 'pg', 'katex', 'nodemailer', 'highlight.js', 'pino', 'sharp', 'ioredis', 'prom-client',
   '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request',
+  // The password-strength estimator's dictionaries (some 2 MB), loaded at the first password check.
+  '@zxcvbn-ts/core', '@zxcvbn-ts/language-common',
 ];
 
 /** CommonJS code inside an ES module bundle still calls require() for Node's built-ins. */

@@ -18,6 +18,7 @@ import { trustProxyOption } from './http/rate-limit.js';
 import { serveRawPolls } from './http/raw-polls.js';
 import { registerJoinPages } from './http/join-page.js';
 import { registerLoginPages } from './http/login-pages.js';
+import { registerPasswordResetPages } from './http/password-reset-pages.js';
 import { registerUploadRoutes } from './http/serve-uploads.js';
 import { registerRealmImageRoutes } from './http/serve-realm-images.js';
 import { registerAvatarRoutes } from './http/serve-avatars.js';
@@ -137,6 +138,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
   }
   registerLoginPages(app, services);
   registerJoinPages(app, services);
+  registerPasswordResetPages(app, services);
   registerWebClient(app, services);
   return app;
 }

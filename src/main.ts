@@ -1,6 +1,8 @@
-// The confab command: serve, migrate, create-realm, create-user, api-key.
+// The confab command: serve, migrate, create-realm, create-user, api-key, set-password, change-email.
 import { parseArgs } from 'node:util';
+import { changeEmailCommand, setPasswordCommand } from './account-commands.js';
 import { runSystemAction } from './actions/context.js';
+import { checkPasswordAcceptable } from './actions/password-reset.js';
 import { doCreateRealm } from './actions/realm-create.js';
 import { doCreateUser } from './actions/user-create.js';
 import { type Config, loadConfig } from './config.js';
@@ -20,6 +22,9 @@ Commands:
   create-realm   --name NAME --url URL --owner-email EMAIL --owner-name NAME [--owner-password PW]
   create-user    --email EMAIL --name NAME [--role owner|admin|moderator|member|guest] [--password PW] [--realm URL]
   api-key        --email EMAIL [--rotate] [--realm URL]
+  set-password   --email EMAIL [--realm URL]   new password from standard input (asked for on a terminal);
+                 ends the user's sessions
+  change-email   --email EMAIL --new-email NEW [--realm URL]
 
 Server options (also CONFAB_<NAME> environment variables, e.g. CONFAB_PORT):
   --host HOST            (default 127.0.0.1)
@@ -99,7 +104,7 @@ async function main() {
       'enable-gravatar': { type: 'boolean' },
       'redis-prefix': { type: 'string' }, 'advertise-url': { type: 'string' }, workers: { type: 'string' },
       name: { type: 'string' }, url: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
-      password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' },
+      password: { type: 'string' }, realm: { type: 'string' }, rotate: { type: 'boolean' }, 'new-email': { type: 'string' },
       'owner-email': { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-password': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -151,6 +156,7 @@ async function main() {
       const email = values['owner-email'];
       const ownerName = values['owner-name'];
       if (!name || !url || !email || !ownerName) fail(USAGE);
+      if (values['owner-password'] !== undefined) await checkPasswordAcceptable(values['owner-password']);
       const { owner, realm } = await runSystemAction(services, async (ctx) =>
         doCreateRealm(ctx, {
           name,
@@ -166,6 +172,7 @@ async function main() {
       if (!email || !name) fail(USAGE);
       const role = ROLE_NAMES[values.role ?? 'member'] ?? Number(values.role);
       if (!ROLE_VALUES.includes(role)) fail(`Unknown role '${values.role}'`);
+      if (values.password !== undefined) await checkPasswordAcceptable(values.password);
       const realm = await pickRealm(services.db, values.realm);
       const user = await runSystemAction(services, (ctx) =>
         doCreateUser(ctx, realm, { email, fullName: name, role, password: values.password ?? null }),
@@ -182,6 +189,12 @@ async function main() {
         await services.db.updateTable('user_profile').set({ api_key: key }).where('id', '=', user.id).execute();
       }
       console.log(key);
+    } else if (command === 'set-password') {
+      if (!values.email) fail(USAGE);
+      console.log(await setPasswordCommand(services, await pickRealm(services.db, values.realm), values.email));
+    } else if (command === 'change-email') {
+      if (!values.email || !values['new-email']) fail(USAGE);
+      console.log(await changeEmailCommand(services, await pickRealm(services.db, values.realm), values.email, values['new-email']));
     } else {
       fail(`Unknown command '${command}'.\n\n${USAGE}`);
     }

@@ -101,17 +101,8 @@ export async function confirmEmailChange(ctx: SystemContext, key: string): Promi
   }
   if (user.delivery_email !== request.old_email) throw new ConfirmationLinkError('The confirmation link has expired or been deactivated.');
   checkChangesAllowed(realm, user);
-  await checkAddressAvailable(ctx, realm, request.new_email);
-
-  const isPublic = emailIsPublic(user);
-  const changed: UserRow = { ...user, delivery_email: request.new_email, email: isPublic ? request.new_email : user.email };
-  await ctx.tx
-    .updateTable('user_profile')
-    .set({ delivery_email: changed.delivery_email, email: changed.email })
-    .where('id', '=', user.id)
-    .execute();
+  await changeEmail(ctx, realm, user, request.new_email);
   await ctx.tx.updateTable('email_change_request').set({ status: EmailChangeStatus.CONFIRMED }).where('id', '=', request.id).execute();
-  await announceEmailChange(ctx, realm, changed, isPublic);
   return {
     oldEmail: request.old_email,
     newEmail: request.new_email,
@@ -124,6 +115,24 @@ export async function confirmEmailChange(ctx: SystemContext, key: string): Promi
         'If you did not make this change, contact an administrator of the organization at once.\n',
     },
   };
+}
+
+/**
+ * The change itself, once it is allowed: the address must be free in the organization, and
+ * everyone who may see it hears of it. An operator's change (confab change-email) comes here directly.
+ */
+export async function changeEmail(ctx: SystemContext, realm: RealmRow, user: UserRow, newEmail: string): Promise<UserRow> {
+  if (!ADDRESS.test(newEmail) || newEmail.length > 254) throw new ApiError('Invalid address.');
+  await checkAddressAvailable(ctx, realm, newEmail);
+  const isPublic = emailIsPublic(user);
+  const changed: UserRow = { ...user, delivery_email: newEmail, email: isPublic ? newEmail : user.email };
+  await ctx.tx
+    .updateTable('user_profile')
+    .set({ delivery_email: changed.delivery_email, email: changed.email })
+    .where('id', '=', user.id)
+    .execute();
+  await announceEmailChange(ctx, realm, changed, isPublic);
+  return changed;
 }
 
 /**

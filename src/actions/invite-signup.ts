@@ -13,7 +13,8 @@ import { getInviteByKey, inviteListsStreams, inviteStreams } from '../queries/in
 import { getUserByEmail, getUserById } from '../queries/users.js';
 import type { SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
-import { checkFullName, doCreateUser, MIN_PASSWORD_LENGTH } from './user-create.js';
+import { isStrongPassword, PASSWORD_TOO_WEAK } from '../lib/password-strength.js';
+import { checkFullName, doCreateUser } from './user-create.js';
 
 /** A link that cannot be used: the page says why, in the reference's words, with a 404. */
 export class InviteLinkError extends ApiError {
@@ -80,7 +81,7 @@ async function checkSignupForm(ctx: SystemContext, realm: RealmRow, request: Sig
   const fullName = checkFullName(request.fullName);
   const passwordError = signupFieldError(request.password);
   if (passwordError) throw new ApiError(passwordError);
-  if ([...request.password].length < MIN_PASSWORD_LENGTH) throw new ApiError('The password is too weak.');
+  if (!(await isStrongPassword(request.password))) throw new ApiError(PASSWORD_TOO_WEAK);
   return { email, fullName, password: request.password };
 }
 

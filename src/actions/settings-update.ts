@@ -5,6 +5,7 @@ import { LEGACY_TOP_LEVEL } from '../events/state/settings.js';
 import { ApiError } from '../errors.js';
 import { hashPassword, verifyPassword } from '../lib/credentials.js';
 import { languageName } from '../lib/languages.js';
+import { isStrongPassword, MAX_PASSWORD_LENGTH } from '../lib/password-strength.js';
 import { type MailMessage, mailTransportFor } from '../adapters/mail/transport.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
@@ -18,7 +19,6 @@ import type { Services } from '../services.js';
 import { type ActionContext, runAction } from './context.js';
 import { deleteAllDrafts } from './drafts.js';
 import { requestEmailChange } from './email-change.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './user-create.js';
 import { doChangeFullName } from './user-update.js';
 
 /** The settings PATCH /settings accepts (column P of SPEC.md's table, and the reference's later ones). */
@@ -63,6 +63,8 @@ export async function sendOrFail(services: Services, mail: MailMessage): Promise
 
 interface PasswordWork {
   oldMatches: boolean;
+  /** Long enough, short enough and hard enough to guess. */
+  acceptable: boolean;
   newHash: string | null;
 }
 
@@ -74,7 +76,9 @@ async function passwordChange(user: UserRow, request: SettingsRequest): Promise<
   if (request.newPassword === undefined) return null;
   // Without old_password the check fails like a wrong one, as the reference answers.
   const oldMatches = request.oldPassword !== undefined && (await verifyPassword(request.oldPassword, user.password_hash));
-  return { oldMatches, newHash: oldMatches ? await hashPassword(request.newPassword) : null };
+  if (!oldMatches) return { oldMatches, acceptable: false, newHash: null };
+  const acceptable = [...request.newPassword].length <= MAX_PASSWORD_LENGTH && (await isStrongPassword(request.newPassword));
+  return { oldMatches, acceptable, newHash: acceptable ? await hashPassword(request.newPassword) : null };
 }
 
 export async function checkUpdateSettings(
@@ -87,9 +91,8 @@ export async function checkUpdateSettings(
 
   if (request.newPassword !== undefined) {
     const work = passwordWork ?? (await passwordChange(ctx.actor, request));
-    if (!work?.oldMatches || work.newHash === null) throw new ApiError('Wrong password!');
-    const length = [...request.newPassword].length;
-    if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) throw new ApiError('New password is too weak!');
+    if (!work?.oldMatches) throw new ApiError('Wrong password!');
+    if (!work.acceptable || work.newHash === null) throw new ApiError('New password is too weak!');
     await ctx.tx.updateTable('user_profile').set({ password_hash: work.newHash }).where('id', '=', ctx.actor.id).execute();
   }
 

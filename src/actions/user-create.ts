@@ -3,6 +3,7 @@ import type { NewUser, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
+import { isStrongPassword, PASSWORD_TOO_WEAK } from '../lib/password-strength.js';
 import { Role } from '../lib/roles.js';
 import { requireAdmin } from '../lib/permissions.js';
 import { apiEmailOf, canSeeDeliveryEmail, placeholderUserId, userDict } from '../lib/user-format.js';
@@ -35,8 +36,6 @@ export function checkEmail(email: string): void {
 
 export const MIN_NAME_LENGTH = 2;
 export const MAX_NAME_LENGTH = 100;
-export const MIN_PASSWORD_LENGTH = 6;
-export const MAX_PASSWORD_LENGTH = 100;
 
 export function checkFullName(name: string): string {
   const trimmed = name.trim();
@@ -113,7 +112,7 @@ export async function checkCreateUser(ctx: ActionContext, request: CreateUserReq
   if (await getUserByEmail(ctx.tx, ctx.realm.id, request.email)) {
     throw new ApiError(`Email '${request.email}' already in use`);
   }
-  if ([...request.password].length < MIN_PASSWORD_LENGTH) throw new ApiError('The password is too weak.');
+  if (!(await isStrongPassword(request.password))) throw new ApiError(PASSWORD_TOO_WEAK);
   return doCreateUser(ctx, ctx.realm, { email: request.email, fullName, password: request.password });
 }
 

@@ -38,6 +38,7 @@ import type {
   UserProfileTable,
   UserSessionTable,
   UserStatusTable,
+  PasswordResetTokenTable,
   UserTopicTable,
 } from '../types/rows.js';
 
@@ -64,6 +65,7 @@ export interface Database {
   draft: DraftTable;
   scheduled_message: ScheduledMessageTable;
   user_session: UserSessionTable;
+  password_reset_token: PasswordResetTokenTable;
   muted_user: MutedUserTable;
   alert_word: AlertWordTable;
   user_status: UserStatusTable;

@@ -33,6 +33,7 @@ export function loginForm(services: Services, req: FastifyRequest, reply: Fastif
 <label for="email">Email</label><input id="email" name="username" type="email" autocomplete="username" value="${escapeHtml(email)}" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <input type="hidden" name="next" value="${escapeHtml(next)}"><button type="submit">Log in</button></form>
+<p><a href="/accounts/password/reset/">Forgot your password?</a></p>
 ${services.config.dev ? '<p><a href="/devlogin/">Log in as a development user</a></p>' : ''}`,
   );
 }

@@ -23,16 +23,29 @@ export interface RateLimitRules {
   ip: RateLimitRule | null;
   login: RateLimitRule | null;
   authIp: RateLimitRule | null;
+  /** Password-reset mails asked for one address (the reference's password_reset_form_by_email). */
+  resetEmail: RateLimitRule[];
+  /** Requests from one address that send mail (the reference's sends_email_by_ip). */
+  sendsEmailIp: RateLimitRule[];
 }
 
+/** The reference's numbers: two reset mails an hour and five a day per address; five mails a day per client. */
+const RESET_EMAIL_RULES: RateLimitRule[] = [
+  { requests: 2, seconds: 3600, exact: true },
+  { requests: 5, seconds: 86_400, exact: true },
+];
+const SENDS_EMAIL_IP_RULES: RateLimitRule[] = [{ requests: 5, seconds: 86_400, exact: true }];
+
 export function rulesFromConfig(config: Config): RateLimitRules {
-  if (!config.rateLimits) return { user: null, events: null, ip: null, login: null, authIp: null };
+  if (!config.rateLimits) return { user: null, events: null, ip: null, login: null, authIp: null, resetEmail: [], sendsEmailIp: [] };
   return {
     user: exactly(rateLimitRule(config.rateLimitUser)),
     events: rateLimitRule(config.rateLimitUser),
     ip: exactly(rateLimitRule(config.rateLimitIp)),
     login: exactly(rateLimitRule(config.rateLimitLogin)),
     authIp: exactly(rateLimitRule(config.rateLimitAuthIp)),
+    resetEmail: RESET_EMAIL_RULES,
+    sendsEmailIp: SENDS_EMAIL_IP_RULES,
   };
 }
 
@@ -132,6 +145,27 @@ export class RuleRateLimiter implements RateLimiter {
       if (outcome.limited) throw new RateLimitedError(outcome.retryAfter);
     }
     return attempt();
+  }
+
+  /**
+   * Counts one request to mail a password-reset link to `email` from `ip`, whether or not the
+   * address has an account (so the limit tells nothing about it); a 429 once either is over.
+   */
+  async passwordReset(ip: string, email: string): Promise<void> {
+    const counts: [string, RateLimitRule][] = [
+      ...this.rules.resetEmail.map((rule, i): [string, RateLimitRule] => [`reset-email:${i}:${email.toLowerCase()}`, rule]),
+      ...this.rules.sendsEmailIp.map((rule, i): [string, RateLimitRule] => [`sends-email-ip:${i}:${ip}`, rule]),
+    ];
+    const counted: [string, RateLimitRule][] = [];
+    for (const [key, rule] of counts) {
+      const outcome = await this.store.hit(key, rule);
+      if (outcome.limited) {
+        // A refused request takes back what it counted under the other rules.
+        for (const [doneKey, doneRule] of counted) await this.store.undo(doneKey, doneRule);
+        throw new RateLimitedError(outcome.retryAfter);
+      }
+      counted.push([key, rule]);
+    }
   }
 
   private headersOrThrow(rule: RateLimitRule, outcome: RateLimitOutcome): RateLimitHeaders {

@@ -236,6 +236,17 @@ export interface UserSessionTable {
 }
 export type UserSessionRow = Selectable<UserSessionTable>;
 
+export interface PasswordResetTokenTable {
+  id: Generated<number>;
+  /** SHA-256 of the link's token, hex. */
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  /** UNIX seconds. */
+  expires: number;
+}
+export type PasswordResetTokenRow = Selectable<PasswordResetTokenTable>;
+
 export interface MutedUserTable {
   id: Generated<number>;
   user_id: number;

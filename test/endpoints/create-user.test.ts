@@ -60,6 +60,7 @@ for (const dialect of testDialects()) {
       expectError(await post({ email: 'not-an-email' }), 'Bad name or username');
       expectError(await post({ email: 'n\u0000l@confab.test' }), 'Bad name or username');
       expectError(await post({ password: 'short' }), 'The password is too weak.');
+      expectError(await post({ password: 'qwertyuiop' }), 'The password is too weak.');
       const missing = await ctx.as('adam').post('/users', { email: 'ok@confab.test', full_name: 'Okay Name' });
       expectError(missing, "Missing 'password' argument", 'REQUEST_VARIABLE_MISSING');
       const none = await ctx.services.db.selectFrom('user_profile').select('id').where('email', '=', 'ok@confab.test').execute();

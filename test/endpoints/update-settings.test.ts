@@ -161,6 +161,7 @@ for (const dialect of testDialects()) {
       expectError(await ctx.as('maya').patch('/settings', { old_password: 'not it', new_password: 'brand new secret' }), 'Wrong password!');
       expectError(await ctx.as('maya').patch('/settings', { new_password: 'brand new secret' }), 'Wrong password!');
       expectError(await ctx.as('maya').patch('/settings', { old_password: 'confab-dev', new_password: 'short' }), 'New password is too weak!');
+      expectError(await ctx.as('maya').patch('/settings', { old_password: 'confab-dev', new_password: 'password123' }), 'New password is too weak!');
       expectError(await ctx.as('maya').patch('/settings', { old_password: 'confab-dev', new_password: 'x'.repeat(101) }), 'New password is too weak!');
       const login = (password: string) => ctx.anonymous().post('/fetch_api_key', { username: maya.delivery_email, password });
       expectSuccess(await login('confab-dev'));

@@ -100,6 +100,8 @@ for (const dialect of testDialects()) {
         [{ email: 'hal@confab.test', full_name: 'H'.repeat(101), password: PASSWORD }, 'Ensure this value has at most 100 characters (it has 101).'],
         [{ email: 'hal@confab.test', full_name: 'Hal Short', password: '' }, 'This field is required.'],
         [{ email: 'hal@confab.test', full_name: 'Hal Short', password: 'abc12' }, 'The password is too weak.'],
+        // Long enough, but among the first guesses an attacker tries.
+        [{ email: 'hal@confab.test', full_name: 'Hal Short', password: 'password123' }, 'The password is too weak.'],
         [{ email: 'hal@confab.test', full_name: 'Hal Long', password: 'p'.repeat(101) }, 'Ensure this value has at most 100 characters (it has 101).'],
       ];
       for (const [form, reason] of cases) {

@@ -12,6 +12,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML, for mail readers that show it; the text is always sent too. */
+  html?: string;
 }
 
 export interface MailTransport {
@@ -57,9 +59,18 @@ export class OutboxTransport implements MailTransport {
   async send(message: MailMessage): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const name = `${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
-    const headers = [`From: ${this.from}`, `To: ${message.to}`, `Subject: ${message.subject}`, 'Content-Type: text/plain; charset=utf-8'];
+    const headers = [`From: ${this.from}`, `To: ${message.to}`, `Subject: ${message.subject}`];
+    let body = message.text;
+    if (message.html === undefined) {
+      headers.push('Content-Type: text/plain; charset=utf-8');
+    } else {
+      const boundary = `confab-${randomBytes(12).toString('hex')}`;
+      headers.push('MIME-Version: 1.0', `Content-Type: multipart/alternative; boundary="${boundary}"`);
+      const part = (type: string, content: string) => `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\n\r\n${content}\r\n`;
+      body = `${part('text/plain', message.text)}${part('text/html', message.html)}--${boundary}--\r\n`;
+    }
     const path = join(this.dir, name);
-    await writeFile(path, `${headers.join('\r\n')}\r\n\r\n${message.text}`);
+    await writeFile(path, `${headers.join('\r\n')}\r\n\r\n${body}`);
     this.log(`mail to ${message.to} ("${message.subject}") written to ${path}`);
   }
 }

@@ -24,4 +24,6 @@ export interface RateLimiter {
   login<T>(ip: string, username: string, attempt: () => Promise<T>): Promise<T>;
   /** Runs a sign-up from `ip`, counted against the address's failed-authentication limit. */
   signup<T>(ip: string, attempt: () => Promise<T>): Promise<T>;
+  /** Counts a request for a password-reset mail to `email` from `ip`; throws a 429 when either is over. */
+  passwordReset(ip: string, email: string): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // The `realm` part of the POST /register state: the organization's settings as realm_<name>,
 // and the server's own limits and constants clients read at start-up.
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from '../../actions/stream-create.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../actions/user-create.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_GUESSES, MIN_PASSWORD_LENGTH } from '../../lib/password-strength.js';
 import type { RealmRow } from '../../db/schema.js';
 import { EMOJI_DATA_PATH } from '../../lib/emoji.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../../lib/message-content.js';
@@ -40,7 +40,7 @@ const SERVER_CONSTANTS = {
   max_logo_file_size_mib: 5,
   password_min_length: MIN_PASSWORD_LENGTH,
   password_max_length: MAX_PASSWORD_LENGTH,
-  password_min_guesses: 10000,
+  password_min_guesses: MIN_PASSWORD_GUESSES,
 };
 
 /** Settings reported under their own name with the realm_ prefix. */
