@@ -1,7 +1,7 @@
 // POST /user_uploads: one file (multipart), stored and recorded as the user's attachment.
 import type { RouteHandlerMethod } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { doCreateAttachment } from '../actions/attachments.js';
+import { checkUploadQuota, doCreateAttachment } from '../actions/attachments.js';
 import { runAction } from '../actions/context.js';
 import { queueThumbnail } from '../actions/thumbnails.js';
 import { storageOf } from '../adapters/storage/services.js';
@@ -10,7 +10,6 @@ import type { Endpoint } from '../http/endpoint.js';
 import { discardSpooled, receivedUpload, uploadRoute, type UploadRules } from '../http/upload-receive.js';
 import { probeImage } from '../lib/thumbnails.js';
 import { displayName, storedContentType, storedName } from '../lib/uploads.js';
-import { uploadSpaceUsed } from '../queries/attachments.js';
 import type { Services } from '../services.js';
 
 const UPLOAD_RULES: UploadRules = {
@@ -27,10 +26,8 @@ function handler(services: Services): RouteHandlerMethod {
       // More than one file was refused as it arrived, as was one past the limit (see UPLOAD_RULES).
       if (!upload.file) throw new ApiError('You must specify a file to upload');
       const { file, head, fileName, mimeType } = upload.file;
-      const quota = services.config.uploadQuotaMib * 1024 * 1024;
-      if (quota > 0 && (await uploadSpaceUsed(services.db, realm.id)) + file.size > quota) {
-        throw new ApiError("Upload would exceed your organization's upload quota.", { code: 'REALM_UPLOAD_QUOTA' });
-      }
+      // A first look, before the file is stored; the space is reserved as the attachment is recorded.
+      await checkUploadQuota(services, services.db, realm.id, file.size);
       const name = displayName(fileName);
       const contentType = storedContentType(mimeType, name, head);
       const pathId = `${realm.id}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${storedName(name)}`;
