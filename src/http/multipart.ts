@@ -16,10 +16,10 @@ import { discardSpooled, receiveFile, type Upload, uploadOf } from './upload-rec
  * Characters of a boundary. RFC 2046 asks for at most 70 and the parser can search for no more
  * than 252; Django, behind the reference server, takes up to 201.
  */
-export const MAX_BOUNDARY_LENGTH = 200;
+const MAX_BOUNDARY_LENGTH = 200;
 
 const invalid = (what: string) => new ApiError(`Invalid multipart body: ${what}`);
-export const multipartErrors = {
+const multipartErrors = {
   noFiles: () => new ApiError('This endpoint does not accept file uploads'),
   truncated: () => invalid('it ends before its closing boundary'),
   noBoundary: () => invalid('its Content-Type names no boundary'),
@@ -27,7 +27,7 @@ export const multipartErrors = {
 };
 
 /** The 413 of a body past its limit: Fastify's own wording for form and JSON bodies. */
-export const bodyTooLarge = () => new ApiError('Request body is too large', { status: 413 });
+const bodyTooLarge = () => new ApiError('Request body is too large', { status: 413 });
 
 type Fields = Record<string, string | string[]>;
 

@@ -47,15 +47,6 @@ export interface Upload {
 
 const uploads = new WeakMap<FastifyRequest, Upload>();
 
-export function uploadLimitBytes(services: Services): number {
-  return services.config.maxFileUploadSizeMib * 1024 * 1024;
-}
-
-/** The image routes' error past their limit (the reference's wording for avatars, emoji, icons and logos). */
-export function imageTooLargeError(limitMib: number): string {
-  return `Uploaded file is larger than the allowed limit of ${limitMib} MiB`;
-}
-
 /** The route options of an upload route: its rules, and credentials (or, under /json, the session) first. */
 export function uploadRoute(rules: UploadRules): NonNullable<Endpoint['routeOptions']> {
   return (services, mode): RouteShorthandOptions => ({ config: { upload: rules }, onRequest: authenticateUpload(services, rules, mode) });
