@@ -137,6 +137,32 @@ for (const dialect of testDialects()) {
       expectError(await post('/messages', 'x', 'multipart/form-data; charset=utf-8'), NO_BOUNDARY);
     });
 
+    it('answers odd but complete bodies of every kind with a Zulip error, never a 5xx', async () => {
+      const part = (head: string, value = '1') => `--${BOUNDARY}\r\n${head}\r\n\r\n${value}\r\n--${BOUNDARY}--\r\n`;
+      const odd: Array<[string, string]> = [
+        [multipartType, part(`X-Big: ${'y'.repeat(100_000)}\r\nContent-Disposition: form-data; name="a"`)],
+        [multipartType, part(`${'X: y\r\n'.repeat(3000)}Content-Disposition: form-data; name="a"`)],
+        [multipartType, part('Content-Disposition: form-data; name="a"\r\nContent-Type: text/plain; charset=bogus')],
+        [multipartType, part('Content-Disposition: form-data; name="a"\r\nContent-Type: application/json', '{bad')],
+        [multipartType, part('Content-Disposition: attachment; name="a"')],
+        [multipartType, part('Content-Disposition: form-data; name="__proto__"')],
+        [multipartType, 'no boundary anywhere'],
+        [multipartType, `--${BOUNDARY}--\r\n`],
+        ['multipart/form-data; boundary=" "', 'x'],
+        ['application/json; charset=utf-16', '{"a":1}'],
+        ['application/json', '{"__proto__":{"x":1}}'],
+        ['application/x-www-form-urlencoded; charset=latin1', 'a=%ff&b=%zz&c=%'],
+      ];
+      for (const [contentType, payload] of odd) {
+        for (const path of ['/messages', '/user_uploads']) {
+          const res = await post(path, payload, contentType, path === '/user_uploads' ? 'mark' : null);
+          assert.ok(res.status >= 400 && res.status < 500, `${contentType} ${JSON.stringify(payload.slice(0, 60))} to ${path}: ${res.status}`);
+          assert.equal(res.body.result, 'error');
+          assert.equal(typeof res.body.code, 'string');
+        }
+      }
+    });
+
     it('authenticates an upload route before reading any of its body', async () => {
       const req = streamingRequest(port, '/api/v1/user_uploads', { 'content-type': multipartType, 'content-length': String(500 * MIB) });
       await req.write(fileHead('file', 'big.bin'));
