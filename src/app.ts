@@ -1,6 +1,4 @@
 // buildApp(services) -> a Fastify instance with every route; it never listens (server.ts does).
-import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -23,7 +21,7 @@ import { registerUploadRoutes } from './http/serve-uploads.js';
 import { registerRealmImageRoutes } from './http/serve-realm-images.js';
 import { registerAvatarRoutes } from './http/serve-avatars.js';
 import { setGravatarEnabled } from './lib/user-format.js';
-import { receivePart, uploadLimitBytes } from './http/upload-receive.js';
+import { registerBodyParsers } from './http/body-parsers.js';
 import { EMOJI_DATA_PATH } from './lib/emoji.js';
 import { registerWebClient } from './http/web-client.js';
 import { MAX_BODY_BYTES } from './lib/limits.js';
@@ -91,18 +89,7 @@ export async function buildApp(services: Services, options: FastifyServerOptions
     ...options,
   });
   installErrorHandling(app);
-  await app.register(formbody);
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    // One byte over the upload limit, so that a part cut off at it is known to be too large.
-    limits: { fileSize: uploadLimitBytes(services) + 1 },
-    // Upload routes stream file parts to a spool file; elsewhere a file part is read into memory.
-    onFile(part) {
-      return receivePart(services, this, part);
-    },
-  });
-  // Bodies of other types carry no parameters; read and drop them rather than refuse the request.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  await registerBodyParsers(app, services);
 
   registerHealthRoutes(app, services);
   await registerMetrics(app, services);

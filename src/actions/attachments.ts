@@ -1,12 +1,13 @@
 // Attachments: the record of an upload, its links to the messages that mention it (kept in step
 // on send, edit and delete), removal by its owner, and the sweep of files no message links.
 import { randomBytes } from 'node:crypto';
-import type { AttachmentRow, MessageRow, UserRow } from '../db/schema.js';
+import type { AttachmentRow, DbOrTx, MessageRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { linkedUploadPaths } from '../lib/uploads.js';
 import { attachmentDict, canReadAttachment, uploadSpaceUsed } from '../queries/attachments.js';
 import { storageOf } from '../adapters/storage/services.js';
 import type { ImageFacts } from '../lib/thumbnails.js';
+import type { Services } from '../services.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { deleteThumbnails } from './thumbnails.js';
 
@@ -24,8 +25,31 @@ async function announce(ctx: SystemContext, op: 'add' | 'update', row: Attachmen
   ctx.events.send(event, [row.owner_id]);
 }
 
-/** Records a file already in storage as the actor's upload. */
+/** Refuses a file that would take the organization past its upload quota (none when it is 0). */
+export async function checkUploadQuota(services: Services, db: DbOrTx, realmId: number, size: number): Promise<void> {
+  const quota = services.config.uploadQuotaMib * 1024 * 1024;
+  if (quota > 0 && (await uploadSpaceUsed(db, realmId)) + size > quota) {
+    throw new ApiError("Upload would exceed your organization's upload quota.", { code: 'REALM_UPLOAD_QUOTA' });
+  }
+}
+
+/**
+ * The quota check that counts, in the transaction that records the upload. On PostgreSQL the
+ * realm's row is locked first, so concurrent uploads take turns: each sums the space used once
+ * the one before has committed (a statement under READ COMMITTED sees what committed before it
+ * began). SQLite runs one action at a time anyway.
+ */
+async function reserveUploadSpace(ctx: ActionContext, size: number): Promise<void> {
+  if (ctx.services.config.uploadQuotaMib <= 0) return;
+  if (ctx.services.store.kind === 'postgres') {
+    await ctx.tx.selectFrom('realm').select('id').where('id', '=', ctx.realm.id).forUpdate().execute();
+  }
+  await checkUploadQuota(ctx.services, ctx.tx, ctx.realm.id, size);
+}
+
+/** Records a file already in storage as the actor's upload, within the organization's quota. */
 export async function doCreateAttachment(ctx: ActionContext, file: NewAttachment): Promise<AttachmentRow> {
+  await reserveUploadSpace(ctx, file.size);
   const row = await ctx.tx
     .insertInto('attachment')
     .values({

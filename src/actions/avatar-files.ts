@@ -9,7 +9,7 @@ import { storageOf } from '../adapters/storage/services.js';
 import type { FileStorage, SpooledFile } from '../adapters/storage/types.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import { avatarImages, MAX_AVATAR_FILE_SIZE_MIB } from '../lib/images.js';
+import { avatarImages } from '../lib/images.js';
 import type { Services } from '../services.js';
 import { checkAvatarChangeAllowed, doChangeAvatarFields } from './avatar.js';
 import { runAction } from './context.js';
@@ -17,11 +17,6 @@ import { runAction } from './context.js';
 /** The storage key of a user's uploaded avatar image. */
 export function avatarKey(realmId: number, userId: number, medium = false): string {
   return `avatars/${realmId}/${userId}${medium ? '-medium' : ''}.png`;
-}
-
-/** The avatar size limit in force: the reference's, unless the operator's upload limit is lower. */
-export function avatarLimitMib(services: Services): number {
-  return Math.min(MAX_AVATAR_FILE_SIZE_MIB, services.config.maxFileUploadSizeMib);
 }
 
 async function spoolBuffer(dir: string, data: Buffer): Promise<SpooledFile> {
@@ -41,22 +36,20 @@ async function putImage(storage: FileStorage, key: string, data: Buffer): Promis
 }
 
 export interface AvatarUpload {
-  /** The spooled upload, or null when it was over the upload limit. */
-  file: SpooledFile | null;
+  /** The spooled upload, no larger than the avatar limit (a larger one is refused as it arrives). */
+  file: SpooledFile;
   /** Its first bytes. */
   head: Buffer;
 }
 
 /**
- * POST /users/me/avatar after the request's parts are spooled: exactly one file, the organization's
- * rule, the size limit, then the images; returns the user as now stored.
+ * POST /users/me/avatar after the request's one file is spooled: there is one, the organization's
+ * rule, then the images; returns the user as now stored.
  */
-export async function setAvatarFromUpload(services: Services, user: UserRow, realm: RealmRow, uploads: AvatarUpload[]): Promise<UserRow> {
-  if (uploads.length !== 1) throw new ApiError('You must upload exactly one avatar.');
+export async function setAvatarFromUpload(services: Services, user: UserRow, realm: RealmRow, upload: AvatarUpload | null): Promise<UserRow> {
+  if (!upload) throw new ApiError('You must upload exactly one avatar.');
   checkAvatarChangeAllowed(user, realm);
-  const [{ file, head }] = uploads as [AvatarUpload];
-  const limit = avatarLimitMib(services);
-  if (!file || file.size > limit * 1024 * 1024) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  const { file, head } = upload;
   const images = await avatarImages(file.path, head);
   const storage = storageOf(services);
   await putImage(storage, avatarKey(realm.id, user.id), images.normal);

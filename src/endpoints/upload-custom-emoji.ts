@@ -6,9 +6,9 @@ import { checkMayAddEmoji, checkMayOverrideBuiltIn, doAddRealmEmoji } from '../a
 import { storageOf } from '../adapters/storage/services.js';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { singleImageFile, storeBytes } from '../http/image-upload.js';
+import { imageUploadRules, storeBytes, uploadedImage } from '../http/image-upload.js';
 import { p } from '../http/params.js';
-import { authenticateUpload, discardSpooled, receivedUpload, SPOOL_UPLOADS } from '../http/upload-receive.js';
+import { discardSpooled, receivedUpload, uploadRoute } from '../http/upload-receive.js';
 import { MAX_EMOJI_FILE_SIZE_MIB, processEmojiImage } from '../lib/emoji-image.js';
 import { normaliseEmojiName } from '../lib/emoji-names.js';
 import { emojiKey } from '../lib/realm-images.js';
@@ -18,13 +18,14 @@ const ONE_FILE = 'You must upload exactly one file.';
 
 function handler(services: Services): RouteHandlerMethod {
   return async (req, reply) => {
-    const { user, realm, parts } = receivedUpload(req);
+    const upload = receivedUpload(req);
+    const { user, realm } = upload;
     try {
       const name = normaliseEmojiName((req.params as { emoji_name: string }).emoji_name);
       await checkMayAddEmoji(services.db, user, realm, name, Math.floor(services.clock.now()));
-      if (parts.length !== 1) throw new ApiError(ONE_FILE);
+      if (!upload.file) throw new ApiError(ONE_FILE);
       checkMayOverrideBuiltIn(user, name);
-      const file = singleImageFile(services, parts, MAX_EMOJI_FILE_SIZE_MIB, ONE_FILE);
+      const file = uploadedImage(upload);
       const processed = await processEmojiImage(file.path);
       const base = randomBytes(8).toString('hex');
       const fileName = `${base}.${processed.extension}`;
@@ -44,7 +45,7 @@ function handler(services: Services): RouteHandlerMethod {
       }
       return reply.send({ result: 'success', msg: '' });
     } finally {
-      await discardSpooled(parts);
+      await discardSpooled(upload);
     }
   };
 }
@@ -54,7 +55,7 @@ const uploadCustomEmoji: Endpoint = {
   url: '/realm/emoji/:emoji_name',
   params: { emoji_name: p.pathString() },
   build: handler,
-  routeOptions: (services, mode) => ({ config: SPOOL_UPLOADS, onRequest: authenticateUpload(services, mode) }),
+  routeOptions: uploadRoute(imageUploadRules(MAX_EMOJI_FILE_SIZE_MIB, ONE_FILE)),
 };
 
 export default uploadCustomEmoji;

@@ -1,35 +1,35 @@
 // POST /user_uploads: one file (multipart), stored and recorded as the user's attachment.
 import type { RouteHandlerMethod } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { doCreateAttachment } from '../actions/attachments.js';
+import { checkUploadQuota, doCreateAttachment } from '../actions/attachments.js';
 import { runAction } from '../actions/context.js';
 import { queueThumbnail } from '../actions/thumbnails.js';
 import { storageOf } from '../adapters/storage/services.js';
 import { ApiError } from '../errors.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { authenticateUpload, discardSpooled, receivedUpload, SPOOL_UPLOADS } from '../http/upload-receive.js';
+import { discardSpooled, receivedUpload, uploadRoute, type UploadRules } from '../http/upload-receive.js';
 import { probeImage } from '../lib/thumbnails.js';
 import { displayName, storedContentType, storedName } from '../lib/uploads.js';
-import { uploadSpaceUsed } from '../queries/attachments.js';
 import type { Services } from '../services.js';
+
+const UPLOAD_RULES: UploadRules = {
+  oneFileError: 'You may only upload one file at a time',
+  limitMib: (services) => services.config.maxFileUploadSizeMib,
+  tooLargeError: (limitMib) => `File is larger than this server's configured maximum upload size (${limitMib} MiB).`,
+};
 
 function handler(services: Services): RouteHandlerMethod {
   return async (req, reply) => {
-    const { user, realm, parts } = receivedUpload(req);
+    const upload = receivedUpload(req);
+    const { user, realm } = upload;
     try {
-      if (parts.length === 0) throw new ApiError('You must specify a file to upload');
-      if (parts.length > 1) throw new ApiError('You may only upload one file at a time');
-      const part = parts[0]!;
-      if (!part.result.ok) {
-        throw new ApiError(`Uploaded file is larger than the allowed limit of ${services.config.maxFileUploadSizeMib} MiB`);
-      }
-      const { file, head } = part.result;
-      const quota = services.config.uploadQuotaMib * 1024 * 1024;
-      if (quota > 0 && (await uploadSpaceUsed(services.db, realm.id)) + file.size > quota) {
-        throw new ApiError("Upload would exceed your organization's upload quota.", { code: 'REALM_UPLOAD_QUOTA' });
-      }
-      const name = displayName(part.fileName);
-      const contentType = storedContentType(part.mimeType, name, head);
+      // More than one file was refused as it arrived, as was one past the limit (see UPLOAD_RULES).
+      if (!upload.file) throw new ApiError('You must specify a file to upload');
+      const { file, head, fileName, mimeType } = upload.file;
+      // A first look, before the file is stored; the space is reserved as the attachment is recorded.
+      await checkUploadQuota(services, services.db, realm.id, file.size);
+      const name = displayName(fileName);
+      const contentType = storedContentType(mimeType, name, head);
       const pathId = `${realm.id}/${randomBytes(1).toString('hex')}/${randomBytes(18).toString('base64url')}/${storedName(name)}`;
       // Header only, from the local spool file: whether messages may preview it.
       const image = await probeImage(file.path, contentType);
@@ -45,7 +45,7 @@ function handler(services: Services): RouteHandlerMethod {
       const uri = `/user_uploads/${encodeURI(pathId)}`;
       return reply.send({ result: 'success', msg: '', uri, url: uri });
     } finally {
-      await discardSpooled(parts);
+      await discardSpooled(upload);
     }
   };
 }
@@ -55,7 +55,7 @@ const uploadFile: Endpoint = {
   url: '/user_uploads',
   params: {},
   build: handler,
-  routeOptions: (services, mode) => ({ config: SPOOL_UPLOADS, onRequest: authenticateUpload(services, mode) }),
+  routeOptions: uploadRoute(UPLOAD_RULES),
 };
 
 export default uploadFile;

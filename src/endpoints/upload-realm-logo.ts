@@ -5,8 +5,8 @@ import { runAction } from '../actions/context.js';
 import { doChangeRealmImage } from '../actions/realm-icon.js';
 import { storageOf } from '../adapters/storage/services.js';
 import type { Endpoint } from '../http/endpoint.js';
-import { jsonBoolParam, singleImageFile, storeBytes } from '../http/image-upload.js';
-import { authenticateUpload, discardSpooled, receivedUpload, SPOOL_UPLOADS } from '../http/upload-receive.js';
+import { imageUploadRules, jsonBoolParam, storeBytes, uploadedImage } from '../http/image-upload.js';
+import { discardSpooled, receivedUpload, uploadRoute } from '../http/upload-receive.js';
 import { requireAdmin } from '../lib/permissions.js';
 import { MAX_LOGO_FILE_SIZE_MIB, processRealmLogo } from '../lib/realm-icon-image.js';
 import { realmImageKey } from '../lib/realm-images.js';
@@ -14,17 +14,18 @@ import type { Services } from '../services.js';
 
 function handler(services: Services): RouteHandlerMethod {
   return async (req, reply) => {
-    const { user, realm, parts } = receivedUpload(req);
+    const upload = receivedUpload(req);
+    const { user, realm } = upload;
     try {
       requireAdmin(user);
       const kind = jsonBoolParam(req.query, req.body, 'night') ? 'night_logo' : 'logo';
-      const file = singleImageFile(services, parts, MAX_LOGO_FILE_SIZE_MIB, 'You must upload exactly one logo.');
+      const file = uploadedImage(upload);
       const logo = await processRealmLogo(file.path);
       await storeBytes(storageOf(services), realmImageKey(realm.id, kind), logo, 'image/png');
       await runAction(services, user, realm, (ctx) => doChangeRealmImage(ctx, kind, true));
       return reply.send({ result: 'success', msg: '' });
     } finally {
-      await discardSpooled(parts);
+      await discardSpooled(upload);
     }
   };
 }
@@ -34,7 +35,7 @@ const uploadRealmLogo: Endpoint = {
   url: '/realm/logo',
   params: {},
   build: handler,
-  routeOptions: (services, mode) => ({ config: SPOOL_UPLOADS, onRequest: authenticateUpload(services, mode) }),
+  routeOptions: uploadRoute(imageUploadRules(MAX_LOGO_FILE_SIZE_MIB, 'You must upload exactly one logo.')),
 };
 
 export default uploadRealmLogo;

@@ -14,8 +14,6 @@ export function toApiError(error: FastifyError | Error): ApiError | null {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
   if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new InvalidJsonError();
-  // The multipart parser reports a broken body with a plain error.
-  if (/^(Multipart: |Unexpected end of )/.test(error.message)) return new ApiError(error.message);
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(error.message, { status });

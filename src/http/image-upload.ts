@@ -1,27 +1,27 @@
-// What the image upload routes (custom emoji, organization icon and logo) share: the one file of
-// the request, held to its own size limit, and storing the processed image.
+// What the image upload routes (avatars, custom emoji, organization icon and logo) share: the one
+// file of the request, held to its own size limit, and storing the processed image.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileStorage, SpooledFile } from '../adapters/storage/types.js';
 import { ApiError, RequestVariableMissingError } from '../errors.js';
-import type { Services } from '../services.js';
 import { collectRaw, p } from './params.js';
-import type { ReceivedPart } from './upload-receive.js';
+import type { Upload, UploadRules } from './upload-receive.js';
 
-/**
- * The request's one spooled file, or the reference's error: `countError` when there is not
- * exactly one, the size error past `limitMib` (or past the server's own upload limit, if lower).
- */
-export function singleImageFile(services: Services, parts: ReceivedPart[], limitMib: number, countError: string): SpooledFile {
-  if (parts.length !== 1) throw new ApiError(countError);
-  const result = parts[0]!.result;
-  const effectiveMib = Math.min(limitMib, services.config.maxFileUploadSizeMib);
-  if (!result.ok || result.file.size > effectiveMib * 1024 * 1024) {
-    throw new ApiError(`Uploaded file is larger than the allowed limit of ${effectiveMib} MiB`);
-  }
-  if (result.file.size === 0) throw new ApiError('Could not decode image; did you upload an image file?', { code: 'BAD_IMAGE' });
-  return result.file;
+/** An image route's rules: one file, at most `limitMib` (or the server's own upload limit, if lower). */
+export function imageUploadRules(limitMib: number, oneFileError: string): UploadRules {
+  return {
+    oneFileError,
+    limitMib: (services) => Math.min(limitMib, services.config.maxFileUploadSizeMib),
+    tooLargeError: (effectiveMib) => `Uploaded file is larger than the allowed limit of ${effectiveMib} MiB`,
+  };
+}
+
+/** The request's one spooled image, or the reference's error when it has none (or an empty one). */
+export function uploadedImage(upload: Upload): SpooledFile {
+  if (!upload.file) throw new ApiError(upload.rules.oneFileError);
+  if (upload.file.file.size === 0) throw new ApiError('Could not decode image; did you upload an image file?', { code: 'BAD_IMAGE' });
+  return upload.file.file;
 }
 
 /** Stores bytes made in memory (a processed image) under key, through a spool file as uploads go. */

@@ -1,65 +1,89 @@
-// How POST /user_uploads reads its body. The route authenticates in its onRequest hook, before
-// any of the body is read, so nobody unauthenticated gets a byte spooled. The multipart reader
-// then hands each file part to receivePart, which streams it to a spool file; the endpoint moves
-// the one file into storage. Whatever is left spooled when the response closes (an error, a
-// broken connection) is deleted.
+// How the upload routes (files, avatars, custom emoji, the organization's icon and logo) receive
+// their one file. Each authenticates in its onRequest hook, before any of the body is read, so
+// nobody unauthenticated gets a byte spooled. The multipart reader (multipart.ts) then hands the
+// request's file part to receiveFile, which streams it to a spool file, refusing it as soon as it
+// passes the route's limit; a second file part is refused as it starts. The endpoint moves the
+// file into storage. Whatever is left spooled when the response closes (an error, a broken
+// connection) is deleted.
 import { rm } from 'node:fs/promises';
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { FileTooLargeError, spoolUpload } from '../adapters/storage/spool.js';
 import { storageOf } from '../adapters/storage/services.js';
-import { type SpoolResult, spoolUpload } from '../adapters/storage/spool.js';
+import type { SpooledFile } from '../adapters/storage/types.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
+import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
-import type { AuthMode } from './endpoint.js';
+import type { AuthMode, Endpoint } from './endpoint.js';
 import { authenticateRequest } from './request-auth.js';
 
-export interface ReceivedPart {
-  fileName: string;
-  mimeType: string;
-  result: SpoolResult;
+/** What an upload route takes, and the reference's errors for what it does not. */
+export interface UploadRules {
+  /** The 400 for a request with more than one file part. */
+  oneFileError: string;
+  /** The largest file the route takes, in MiB. */
+  limitMib(services: Services): number;
+  /** The 400 for a file past that limit. */
+  tooLargeError(limitMib: number): string;
 }
 
-interface Upload {
+export interface ReceivedFile {
+  fileName: string;
+  mimeType: string;
+  file: SpooledFile;
+  /** The file's first bytes, for recognizing its real type. */
+  head: Buffer;
+}
+
+export interface Upload {
   user: UserRow;
   realm: RealmRow;
-  parts: ReceivedPart[];
+  rules: UploadRules;
+  /** The request's one file part, once it has all arrived; null if it has none. */
+  file: ReceivedFile | null;
   /** The connection has closed: whatever is spooled from now on is deleted at once. */
   closed: boolean;
 }
 
 const uploads = new WeakMap<FastifyRequest, Upload>();
 
-/** Route config marking a route whose file parts are spooled rather than read into memory. */
-export const SPOOL_UPLOADS = { spoolUploads: true };
-
-export function uploadLimitBytes(services: Services): number {
-  return services.config.maxFileUploadSizeMib * 1024 * 1024;
+/** The route options of an upload route: its rules, and credentials (or, under /json, the session) first. */
+export function uploadRoute(rules: UploadRules): NonNullable<Endpoint['routeOptions']> {
+  return (services, mode): RouteShorthandOptions => ({ config: { upload: rules }, onRequest: authenticateUpload(services, rules, mode) });
 }
 
-/** The onRequest hook of an upload route: credentials (or, under /json, the session) and rate limit first. */
-export function authenticateUpload(services: Services, mode: AuthMode = 'api') {
+export function isUploadRoute(route: Endpoint, services: Services): boolean {
+  return route.routeOptions?.(services).config?.upload !== undefined;
+}
+
+function authenticateUpload(services: Services, rules: UploadRules, mode: AuthMode = 'api') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const { user, realm } = await authenticateRequest(services, req, reply, mode === 'session');
-    const upload: Upload = { user, realm, parts: [], closed: false };
+    const upload: Upload = { user, realm, rules, file: null, closed: false };
     uploads.set(req, upload);
     reply.raw.once('close', () => {
       upload.closed = true;
-      void discardSpooled(upload.parts);
+      void discardSpooled(upload);
     });
   };
 }
 
-/** The multipart reader's onFile: spool on upload routes, read into memory elsewhere (small fields). */
-export async function receivePart(services: Services, req: FastifyRequest, part: MultipartFile): Promise<void> {
-  const upload = uploads.get(req);
-  if (!req.routeOptions.config.spoolUploads || !upload) {
-    await part.toBuffer();
-    return;
+/** The upload a request to an upload route is receiving; undefined on any other route. */
+export function uploadOf(req: FastifyRequest): Upload | undefined {
+  return uploads.get(req);
+}
+
+/** Spools the request's file part, held to the route's limit. */
+export async function receiveFile(services: Services, upload: Upload, source: Readable, fileName: string, mimeType: string): Promise<void> {
+  const limitMib = upload.rules.limitMib(services);
+  try {
+    const { file, head } = await spoolUpload(source, storageOf(services).spoolDir, limitMib * 1024 * 1024);
+    upload.file = { fileName, mimeType, file, head };
+  } catch (error) {
+    if (error instanceof FileTooLargeError) throw new ApiError(upload.rules.tooLargeError(limitMib));
+    throw error;
   }
-  const received: ReceivedPart = { fileName: part.filename, mimeType: part.mimetype, result: { ok: false, tooLarge: true } };
-  upload.parts.push(received);
-  received.result = await spoolUpload(part.file, storageOf(services).spoolDir, uploadLimitBytes(services));
-  if (upload.closed) await discardSpooled([received]);
+  if (upload.closed) await discardSpooled(upload);
 }
 
 export function receivedUpload(req: FastifyRequest): Upload {
@@ -68,13 +92,13 @@ export function receivedUpload(req: FastifyRequest): Upload {
   return upload;
 }
 
-export async function discardSpooled(parts: ReceivedPart[]): Promise<void> {
-  await Promise.all(parts.map((p) => (p.result.ok ? rm(p.result.file.path, { force: true }) : undefined)));
+export async function discardSpooled(upload: Upload): Promise<void> {
+  if (upload.file) await rm(upload.file.file.path, { force: true });
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set on routes whose file parts are spooled to disk (see SPOOL_UPLOADS). */
-    spoolUploads?: boolean;
+    /** Set on upload routes (see uploadRoute). */
+    upload?: UploadRules;
   }
 }

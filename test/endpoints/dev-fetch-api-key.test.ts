@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { expectError, expectSuccess } from '../support/client.js';
 import { createOtherRealm, setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
-import { multipartBody } from '../support/multipart.js';
+import { multipartBody, type MultipartPart } from '../support/multipart.js';
 import { checkResponse } from '../support/openapi-check.js';
 
 for (const dialect of testDialects()) {
@@ -61,17 +61,19 @@ for (const dialect of testDialects()) {
       }
     });
 
-    it('reads multipart/form-data bodies', async () => {
-      const { payload, contentType } = multipartBody([
-        { name: 'username', value: 'maya@confab.test' },
-        { name: 'attachment', value: Buffer.from([0, 1, 2, 255]), filename: 'blob.bin', contentType: 'application/octet-stream' },
-      ]);
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/dev_fetch_api_key', headers: { 'content-type': contentType }, payload });
-      const response = { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
-      checkResponse('POST', '/dev_fetch_api_key', response);
-      const body = expectSuccess(response);
+    it('reads multipart/form-data bodies, refusing a file part', async () => {
+      const post = async (parts: MultipartPart[]) => {
+        const { payload, contentType } = multipartBody(parts);
+        const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/dev_fetch_api_key', headers: { 'content-type': contentType }, payload });
+        const response = { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
+        checkResponse('POST', '/dev_fetch_api_key', response);
+        return response;
+      };
+      const body = expectSuccess(await post([{ name: 'username', value: 'maya@confab.test' }, { name: 'extra', value: 'x' }]));
       assert.equal(body.user_id, ctx.seed.users.maya.id);
-      assert.deepEqual(body.ignored_parameters_unsupported, ['attachment']);
+      assert.deepEqual(body.ignored_parameters_unsupported, ['extra']);
+      const attachment = { name: 'attachment', value: Buffer.from([0, 1, 2, 255]), filename: 'blob.bin', contentType: 'application/octet-stream' };
+      expectError(await post([{ name: 'username', value: 'maya@confab.test' }, attachment]), 'This endpoint does not accept file uploads');
     });
   });
 }

@@ -101,7 +101,7 @@ for (const dialect of testDialects()) {
           ]),
           'You may only upload one file at a time',
         );
-        expectError(await upload('mark', [{ name: 'f', filename: 'big.bin', value: Buffer.alloc(1024 * 1024 + 1) }]), 'Uploaded file is larger than the allowed limit of 1 MiB');
+        expectError(await upload('mark', [{ name: 'f', filename: 'big.bin', value: Buffer.alloc(1024 * 1024 + 1) }]), "File is larger than this server's configured maximum upload size (1 MiB).");
         const spooled = (() => {
           try {
             return readdirSync(files.storage.spoolDir);

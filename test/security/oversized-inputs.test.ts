@@ -9,11 +9,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { routes } from '../../src/routes.js';
 import type { Endpoint } from '../../src/http/endpoint.js';
+import { isUploadRoute } from '../../src/http/upload-receive.js';
 import { ApiClient } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { buildRequest, type Encoding, pathSegments, percentEncode, preview } from '../support/fuzz-input.js';
 import { cpuStopwatch } from '../support/cpu-time.js';
+import { multipartBody, type MultipartPart } from '../support/multipart.js';
 
 /**
  * Parameters where a value past every limit may still succeed, with why. A topic longer than
@@ -140,6 +142,39 @@ for (const dialect of testDialects()) {
           }
         }
         assert.equal(failures.length, 0, `${failures.length} bad answers:\n  ${failures.slice(0, 15).join('\n  ')}`);
+      });
+    }
+
+    // Multipart bodies carrying file parts. Sent without credentials, a route that takes no file
+    // refuses the first file part before anything else (a 400, not a 401); an upload route
+    // authenticates first (a 401). With the owner's credentials, an upload route refuses the
+    // second file. GET bodies are never read.
+    for (const route of routes) {
+      it(`${route.method} ${route.url} with file parts`, async () => {
+        const names = Object.entries(route.params).filter(([, param]) => !param.inPath).map(([name]) => name);
+        const parts: MultipartPart[] = names.map((name) => ({ name, value: plausible(name) }));
+        for (let i = 0; i < 3; i++) parts.push({ name: `file${i}`, filename: `f${i}.bin`, value: Buffer.alloc(1024 * 1024, i), contentType: 'application/octet-stream' });
+        const { payload, contentType } = multipartBody(parts);
+        const path = Object.fromEntries(
+          pathSegments(route.url).flatMap((s) => ('param' in s ? [[s.param, percentEncode(plausible(s.param))]] : [])),
+        );
+        const { url } = buildRequest(route, path, [], 'query', auth);
+        const upload = isUploadRoute(route, ctx.services);
+        const failures: string[] = [];
+        for (const credentials of [null, auth]) {
+          const headers: Record<string, string> = { 'content-type': contentType, ...(credentials ? { authorization: credentials } : {}) };
+          const res = await ctx.app.inject({ method: route.method, url, headers, payload });
+          const body = JSON.parse(res.body);
+          const what = `${credentials ? 'with' : 'without'} credentials: ${res.statusCode} ${preview(res.body)}`;
+          if (route.method === 'GET') {
+            if (res.statusCode >= 500) failures.push(what);
+          } else if (upload) {
+            if (credentials ? res.statusCode !== 400 : res.statusCode !== 401 || body.code !== 'UNAUTHORIZED') failures.push(what);
+          } else if (res.statusCode !== 400 || body.msg !== 'This endpoint does not accept file uploads') {
+            failures.push(what);
+          }
+        }
+        assert.equal(failures.length, 0, failures.join('\n'));
       });
     }
   });

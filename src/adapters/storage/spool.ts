@@ -1,6 +1,7 @@
 // Receiving an upload: the request's file part is written to a local spool file as it arrives,
-// counted and hashed on the way, so no upload is ever held in memory. A part over the size limit,
-// or one whose connection breaks, leaves no spool file behind.
+// counted and hashed on the way, so no upload is ever held in memory. A part over the size limit
+// is refused as soon as it passes it; neither it nor one whose connection breaks leaves a spool
+// file behind.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -12,10 +13,23 @@ import type { SpooledFile } from './types.js';
 /** How much of the start of a file is kept for recognizing its real type. */
 const HEAD_BYTES = 512;
 
-export type SpoolResult = { ok: true; file: SpooledFile; head: Buffer } | { ok: false; tooLarge: true };
+/** The file went past the limit spoolUpload was given; the rest of it was not read. */
+export class FileTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`file larger than ${limitBytes} bytes`);
+  }
+}
+
+export interface SpoolResult {
+  file: SpooledFile;
+  /** The file's first bytes. */
+  head: Buffer;
+}
 
 export async function spoolUpload(source: Readable, dir: string, limitBytes: number): Promise<SpoolResult> {
   await mkdir(dir, { recursive: true });
+  // Abandoned meanwhile (the request failed): a pipeline from it would never settle.
+  if (source.destroyed) throw Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
   const path = join(dir, `${randomBytes(12).toString('hex')}.part`);
   const hash = createHash('sha256');
   const headChunks: Buffer[] = [];
@@ -24,8 +38,7 @@ export async function spoolUpload(source: Readable, dir: string, limitBytes: num
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      // Past the limit the rest is read and dropped, so the request still finishes and gets its answer.
-      if (size > limitBytes) return done();
+      if (size > limitBytes) return done(new FileTooLargeError(limitBytes));
       hash.update(chunk);
       if (headSize < HEAD_BYTES) {
         headChunks.push(chunk.subarray(0, HEAD_BYTES - headSize));
@@ -40,10 +53,5 @@ export async function spoolUpload(source: Readable, dir: string, limitBytes: num
     await rm(path, { force: true });
     throw error;
   }
-  // The multipart reader stops a part at its own limit without an error; that is too large as well.
-  if (size > limitBytes || (source as Readable & { truncated?: boolean }).truncated) {
-    await rm(path, { force: true });
-    return { ok: false, tooLarge: true };
-  }
-  return { ok: true, file: { path, size, sha256: hash.digest('hex') }, head: Buffer.concat(headChunks) };
+  return { file: { path, size, sha256: hash.digest('hex') }, head: Buffer.concat(headChunks) };
 }
