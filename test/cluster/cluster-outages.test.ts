@@ -34,25 +34,29 @@ async function apiKey(base: string, who: string): Promise<string> {
   return `Basic ${Buffer.from(`${who}@confab.test:${key}`).toString('base64')}`;
 }
 
-describe('Redis going away and coming back', { skip }, () => {
-  let proxy: TcpProxy;
-  let cluster: TestCluster;
-
+/** Two members that reach Redis through a proxy the test can cut; set up before the suite's tests. */
+function clusterBehindProxy(): { proxy: TcpProxy; cluster: TestCluster } {
+  const parts = {} as { proxy: TcpProxy; cluster: TestCluster };
   before(async () => {
     const target = new URL(TEST_REDIS_URL!);
-    proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    await proxy.open();
-    cluster = await startCluster(2, [], { redisUrl: `redis://127.0.0.1:${proxy.port}` });
+    parts.proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    await parts.proxy.open();
+    parts.cluster = await startCluster(2, [], { redisUrl: `redis://127.0.0.1:${parts.proxy.port}` });
   });
-
   after(async () => {
     // A test that failed while Redis was away leaves the proxy closed: the members need Redis to stop.
-    if (proxy && !proxy.isOpen) await proxy.open();
-    await cluster?.stop();
-    await proxy?.close();
+    if (parts.proxy && !parts.proxy.isOpen) await parts.proxy.open();
+    await parts.cluster?.stop();
+    await parts.proxy?.close();
   });
+  return parts;
+}
+
+describe('Redis going away and coming back', { skip }, () => {
+  const parts = clusterBehindProxy();
 
   it('reports itself unready, keeps taking messages, and delivers again once Redis is back', async () => {
+    const { proxy, cluster } = parts;
     const [a, b] = cluster.members as [(typeof cluster.members)[0], (typeof cluster.members)[0]];
     const mark = await apiKey(a.url, 'mark');
     const mona = await apiKey(a.url, 'mona');
@@ -103,23 +107,10 @@ describe('Redis going away and coming back', { skip }, () => {
 });
 
 describe('Redis away while a queue is held by another process', { skip }, () => {
-  let proxy: TcpProxy;
-  let cluster: TestCluster;
-
-  before(async () => {
-    const target = new URL(TEST_REDIS_URL!);
-    proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    await proxy.open();
-    cluster = await startCluster(2, [], { redisUrl: `redis://127.0.0.1:${proxy.port}` });
-  });
-
-  after(async () => {
-    if (proxy && !proxy.isOpen) await proxy.open();
-    await cluster?.stop();
-    await proxy?.close();
-  });
+  const parts = clusterBehindProxy();
 
   it('tells clients to retry (503) rather than that their queue is gone, and serves the queue once Redis is back', async () => {
+    const { proxy, cluster } = parts;
     const [a, b] = cluster.members as [(typeof cluster.members)[0], (typeof cluster.members)[0]];
     const mark = await apiKey(a.url, 'mark');
     const queue = (await fresh(`${a.url}/api/v1/register`, 'POST', mark, new URLSearchParams({ event_types: '["message"]' }))).body as { queue_id: string; last_event_id: number };

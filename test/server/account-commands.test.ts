@@ -3,16 +3,14 @@
 // non-zero exit when the input is wrong.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { openStore, type Store } from '../../src/db/connect.js';
 import { verifyPassword } from '../../src/lib/credentials.js';
 import { tokenHash } from '../../src/lib/sessions.js';
-import { testDialects } from '../support/dialects.js';
+import { freshDatabase, testDialects } from '../support/dialects.js';
 
 interface Outcome {
   code: number | null;
@@ -23,8 +21,7 @@ interface Outcome {
 for (const dialect of testDialects()) {
   describe(`confab set-password and change-email [${dialect}]`, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'confab-accounts-'));
-    const adminUrl = process.env.TEST_DATABASE_URL;
-    const databaseName = `confab_accounts_${randomBytes(4).toString('hex')}`;
+    let database: Awaited<ReturnType<typeof freshDatabase>> | null = null;
     let storeFlags: string[] = [];
     let store: Store;
 
@@ -46,11 +43,8 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       if (dialect === 'postgres') {
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`CREATE DATABASE ${databaseName}`);
-        await admin.end();
-        storeFlags = ['--database-url', Object.assign(new URL(adminUrl!), { pathname: `/${databaseName}` }).toString()];
+        database = await freshDatabase('confab_accounts');
+        storeFlags = ['--database-url', database.url];
       }
       const created = await cli(['create-realm', '--name', 'Acme', '--url', 'http://acme.test', '--owner-email', 'olga@acme.test', '--owner-name', 'Olga Owner']);
       assert.equal(created.code, 0, created.stderr);
@@ -60,12 +54,7 @@ for (const dialect of testDialects()) {
     after(async () => {
       await store?.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (dialect === 'postgres') {
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-        await admin.end();
-      }
+      await database?.drop();
     });
 
     it('sets the password read from standard input and ends the user’s sessions', async () => {

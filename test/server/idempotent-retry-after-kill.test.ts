@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { StoreKind } from '../../src/db/connect.js';
-import { testDialects } from '../support/dialects.js';
+import { freshDatabase, testDialects } from '../support/dialects.js';
 import { freePort } from '../support/nginx.js';
 
 const KEY = 'retry-after-kill-1';
@@ -63,27 +63,18 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 for (const dialect of testDialects()) {
   describe(`a retry after the server was killed mid-answer [${dialect}]`, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'confab-kill-'));
-    const adminUrl = process.env.TEST_DATABASE_URL;
-    const databaseName = `confab_kill_${randomBytes(5).toString('hex')}`;
+    let database: Awaited<ReturnType<typeof freshDatabase>> | null = null;
     let child: ChildProcess | null = null;
     after(async () => {
       child?.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
-      if (dialect === 'postgres') {
-        const admin = new pg.Client({ connectionString: adminUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-        await admin.end();
-      }
+      await database?.drop();
     });
 
     async function storeFlags(kind: StoreKind): Promise<{ flags: string[]; peek: () => Promise<Peek> }> {
       if (kind === 'sqlite') return { flags: [], peek: () => peekSqlite(dataDir) };
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${databaseName}`);
-      await admin.end();
-      const url = Object.assign(new URL(adminUrl!), { pathname: `/${databaseName}` }).toString();
+      database = await freshDatabase('confab_kill');
+      const { url } = database;
       return { flags: ['--database-url', url], peek: () => peekPostgres(url) };
     }
 

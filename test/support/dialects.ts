@@ -59,3 +59,26 @@ async function withSchemaLock<T>(url: string, work: (client: pg.Client) => Promi
     await client.end();
   }
 }
+
+/**
+ * A whole PostgreSQL database of its own on TEST_DATABASE_URL's server, for tests that run the
+ * server as a child process (which migrates its database itself); `drop` removes it.
+ */
+export async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
