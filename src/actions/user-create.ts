@@ -7,7 +7,7 @@ import { Role } from '../lib/roles.js';
 import { requireAdmin } from '../lib/permissions.js';
 import { apiEmailOf, canSeeDeliveryEmail, placeholderUserId, userDict } from '../lib/user-format.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
-import { getUserByEmail, listUsers } from '../queries/users.js';
+import { getUserByEmail, getUserById, listUsers } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
 import { announceGroupMemberships } from './user-group-membership.js';
@@ -21,6 +21,10 @@ export interface NewUserSpec {
   botType?: number | null;
   botOwnerId?: number | null;
   timezone?: string;
+  /** Bots only: the streams they send to and follow by default. */
+  defaultSendingStreamId?: number | null;
+  defaultEventsRegisterStreamId?: number | null;
+  defaultAllPublicStreams?: boolean;
   /** Subscribe to the realm's default streams (humans: yes unless told otherwise). */
   subscribeToDefaults?: boolean;
 }
@@ -77,6 +81,9 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     // New users start from the realm's defaults (PATCH /realm/user_settings_defaults).
     settings: (await realmUserDefaultsText(ctx.tx, realm.id)) ?? '{}',
     recipient_id: null,
+    default_sending_stream_id: spec.defaultSendingStreamId ?? null,
+    default_events_register_stream_id: spec.defaultEventsRegisterStreamId ?? null,
+    default_all_public_streams: spec.defaultAllPublicStreams ? 1 : 0,
   };
   const { id } = await ctx.tx.insertInto('user_profile').values(row).returning('id').executeTakeFirstOrThrow();
   const recipient = await ctx.tx
@@ -87,7 +94,7 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
   // The API email needs the id: a hidden address is replaced by the placeholder user{id}@{host}.
   const email = apiEmailOf({ ...row, id }, realm.url);
   await ctx.tx.updateTable('user_profile').set({ recipient_id: recipient.id, email }).where('id', '=', id).execute();
-  const user = { ...row, id, email, recipient_id: recipient.id } as UserRow;
+  const user = (await getUserById(ctx.tx, realm.id, id))!;
 
   const everyone = await listUsers(ctx.tx, realm.id, { activeOnly: true });
   announceNewUser(ctx, user, everyone);

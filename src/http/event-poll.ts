@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
+import { BotType } from '../lib/roles.js';
 import type { Services } from '../services.js';
 import { checkAndRemember, credentialCacheFor } from './auth.js';
 import type { CredentialCache, Stamp } from './credential-cache.js';
@@ -129,6 +130,8 @@ export class PollServer {
     const found = this.cache.lookup(authorization, host);
     // Remembered credentials whose counters were read at once: answered with no promise in between.
     if (!(found instanceof Promise) && 'found' in found) {
+      // The route refuses incoming-webhook bots in full.
+      if (found.found.user.bot_type === BotType.INCOMING_WEBHOOK) return fallback();
       this.serveWithinLimit(found.found.user.id, params, reply, fallback);
       return;
     }
@@ -142,7 +145,9 @@ export class PollServer {
   }
 
   private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
-    return (await checkAndRemember(this.services, authorization, host, known)).user.id;
+    const { user } = await checkAndRemember(this.services, authorization, host, known);
+    if (user.bot_type === BotType.INCOMING_WEBHOOK) throw new Error('answered by the route');
+    return user.id;
   }
 
   /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */

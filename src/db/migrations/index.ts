@@ -26,6 +26,7 @@ import * as createRealmEmoji from './2026_11_26_130000_create_realm_emoji.js';
 import * as createImageAttachment from './2026_11_26_150000_create_image_attachment.js';
 import * as createMultiuseInvite from './2026_11_27_100000_create_multiuse_invite.js';
 import * as createIdempotencyKey from './2026_12_07_000000_create_idempotency_key.js';
+import * as createBotTables from './2026_12_07_100000_create_bot_tables.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_150000_create_image_attachment': createImageAttachment,
   '2026_11_27_100000_create_multiuse_invite': createMultiuseInvite,
   '2026_12_07_000000_create_idempotency_key': createIdempotencyKey,
+  '2026_12_07_100000_create_bot_tables': createBotTables,
 };
