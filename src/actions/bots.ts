@@ -1,13 +1,13 @@
 // Administering a bot: PATCH, DELETE and key regeneration under /bots/{bot_id}, and GET /bots.
 // Its owner and the organization's administrators may; events go to those who see the bot.
-import type { StreamRow, UserRow } from '../db/schema.js';
+import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { serviceDict } from '../lib/bot-format.js';
 import { generateApiKey } from '../lib/credentials.js';
 import { isAdmin, isOwner, Role } from '../lib/roles.js';
 import { canAdminUser } from '../lib/user-permissions.js';
 import { avatarUrl } from '../lib/user-format.js';
-import { accessStreamByName, botAudienceIds, botDictOf, ownActiveBots, servicesOf } from '../queries/bots.js';
+import { accessStreamByName, botAudienceIds, botDictOf, botDicts, ownActiveBots, servicesOf } from '../queries/bots.js';
 import { activeUserIds, getUserById } from '../queries/users.js';
 import { checkBotNameAvailable, checkInterfaceType, requireMemberOrAdmin } from './bot-create.js';
 import type { ActionContext } from './context.js';
@@ -69,7 +69,7 @@ export async function checkUpdateBot(ctx: ActionContext, botId: number, changes:
   if (changes.defaultAllPublicStreams !== undefined) {
     const value = changes.defaultAllPublicStreams ? 1 : 0;
     await ctx.tx.updateTable('user_profile').set({ default_all_public_streams: value }).where('id', '=', bot.id).execute();
-    await sendBotUpdate(ctx, bot, { default_all_public_streams: changes.defaultAllPublicStreams });
+    await sendBotUpdate(ctx, await reload(ctx, bot), { default_all_public_streams: changes.defaultAllPublicStreams });
   }
   if (changes.servicePayloadUrl !== undefined) {
     checkInterfaceType(changes.serviceInterface);
@@ -79,7 +79,7 @@ export async function checkUpdateBot(ctx: ActionContext, botId: number, changes:
       .where('bot_id', '=', bot.id)
       .execute();
     const services = (await servicesOf(ctx.tx, [bot.id])).get(bot.id) ?? [];
-    await sendBotUpdate(ctx, bot, { services: services.map(serviceDict) });
+    await sendBotUpdate(ctx, await reload(ctx, bot), { services: services.map(serviceDict) });
   }
 
   bot = await reload(ctx, bot);
@@ -144,10 +144,9 @@ export async function checkRegenerateBotApiKey(ctx: ActionContext, botId: number
 }
 
 /** GET /bots: the requester's own active bots, in the reference's legacy shape. */
-export async function listOwnBots(ctx: ActionContext) {
-  requireMemberOrAdmin(ctx.actor);
-  const bots = await ownActiveBots(ctx.tx, ctx.actor);
-  const dicts = await Promise.all(bots.map((bot) => botDictOf(ctx.tx, bot)));
+export async function listOwnBots(db: DbOrTx, user: UserRow) {
+  requireMemberOrAdmin(user);
+  const dicts = await botDicts(db, await ownActiveBots(db, user));
   return dicts.map((dict) => ({
     username: dict.email,
     full_name: dict.full_name,
