@@ -7,7 +7,7 @@ import { Role } from '../lib/roles.js';
 import { requireAdmin } from '../lib/permissions.js';
 import { apiEmailOf, canSeeDeliveryEmail, placeholderUserId, userDict } from '../lib/user-format.js';
 import { realmUserDefaultsText } from '../queries/realm-user-defaults.js';
-import { getUserByEmail, getUserById, listUsers } from '../queries/users.js';
+import { getUserByEmail, listUsers } from '../queries/users.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { bulkAddSubscriptions, defaultStreamsOf } from './subscriptions.js';
 import { announceGroupMemberships } from './user-group-membership.js';
@@ -94,7 +94,7 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
   // The API email needs the id: a hidden address is replaced by the placeholder user{id}@{host}.
   const email = apiEmailOf({ ...row, id }, realm.url);
   await ctx.tx.updateTable('user_profile').set({ recipient_id: recipient.id, email }).where('id', '=', id).execute();
-  const user = (await getUserById(ctx.tx, realm.id, id))!;
+  const user = { ...row, id, email, recipient_id: recipient.id } as UserRow;
 
   const everyone = await listUsers(ctx.tx, realm.id, { activeOnly: true });
   announceNewUser(ctx, user, everyone);

@@ -3,7 +3,6 @@
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, CannotDeactivateLastUserError, UnauthorizedPrincipalError } from '../errors.js';
 import { BotType, isOwner } from '../lib/roles.js';
-import { checkBotCreationPolicy } from './bot-create.js';
 import { canAdminUser, isLastOwner } from '../lib/user-permissions.js';
 import { botAudienceIds, botDictOf } from '../queries/bots.js';
 import { activeSubscriptionsOf } from '../queries/streams.js';
@@ -16,6 +15,7 @@ import {
   countActiveUsers,
   getUserById,
 } from '../queries/users.js';
+import { checkBotCreationPolicy } from './bot-create.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { expireInvitesOf } from './invites.js';
 import { peerAudience } from './subscriptions.js';
