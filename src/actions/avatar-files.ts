@@ -9,7 +9,7 @@ import { storageOf } from '../adapters/storage/services.js';
 import type { FileStorage, SpooledFile } from '../adapters/storage/types.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import { avatarImages, MAX_AVATAR_FILE_SIZE_MIB } from '../lib/images.js';
+import { type AvatarImages, avatarImages, MAX_AVATAR_FILE_SIZE_MIB } from '../lib/images.js';
 import type { Services } from '../services.js';
 import { checkAvatarChangeAllowed, doChangeAvatarFields } from './avatar.js';
 import { runAction } from './context.js';
@@ -47,6 +47,20 @@ export interface AvatarUpload {
   head: Buffer;
 }
 
+/** The stored sizes of one uploaded avatar, checked against the size limit and read as an image. */
+export async function avatarImagesOf(services: Services, upload: AvatarUpload): Promise<AvatarImages> {
+  const limit = avatarLimitMib(services);
+  if (!upload.file || upload.file.size > limit * 1024 * 1024) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  return avatarImages(upload.file.path, upload.head);
+}
+
+/** Puts a user's avatar images in file storage, before the row points at them. */
+export async function storeAvatarImages(services: Services, realmId: number, userId: number, images: AvatarImages): Promise<void> {
+  const storage = storageOf(services);
+  await putImage(storage, avatarKey(realmId, userId), images.normal);
+  await putImage(storage, avatarKey(realmId, userId, true), images.medium);
+}
+
 /**
  * POST /users/me/avatar after the request's parts are spooled: exactly one file, the organization's
  * rule, the size limit, then the images; returns the user as now stored.
@@ -54,13 +68,8 @@ export interface AvatarUpload {
 export async function setAvatarFromUpload(services: Services, user: UserRow, realm: RealmRow, uploads: AvatarUpload[]): Promise<UserRow> {
   if (uploads.length !== 1) throw new ApiError('You must upload exactly one avatar.');
   checkAvatarChangeAllowed(user, realm);
-  const [{ file, head }] = uploads as [AvatarUpload];
-  const limit = avatarLimitMib(services);
-  if (!file || file.size > limit * 1024 * 1024) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
-  const images = await avatarImages(file.path, head);
-  const storage = storageOf(services);
-  await putImage(storage, avatarKey(realm.id, user.id), images.normal);
-  await putImage(storage, avatarKey(realm.id, user.id, true), images.medium);
+  const images = await avatarImagesOf(services, uploads[0]!);
+  await storeAvatarImages(services, realm.id, user.id, images);
   return runAction(services, user, realm, (ctx) => doChangeAvatarFields(ctx, realm, user, 'U'));
 }
 

@@ -27,6 +27,8 @@ export interface NewBotRequest {
   defaultSendingStream: string | undefined;
   defaultEventsRegisterStream: string | undefined;
   defaultAllPublicStreams: boolean | undefined;
+  /** Stores the bot's uploaded avatar, once its id is known and before the creation commits. */
+  storeAvatar?: (botId: number) => Promise<void>;
 }
 
 /** Members and above, people only: the reference's require_member_or_admin. */
@@ -94,7 +96,9 @@ export async function checkCreateBot(ctx: ActionContext, request: NewBotRequest)
     defaultSendingStreamId: sending?.id ?? null,
     defaultEventsRegisterStreamId: events?.id ?? null,
     defaultAllPublicStreams: request.defaultAllPublicStreams ?? false,
+    avatarSource: request.storeAvatar ? 'U' : 'G',
   });
+  await request.storeAvatar?.(bot.id);
   if (request.botType === BotType.OUTGOING_WEBHOOK) {
     await ctx.tx
       .insertInto('bot_service')

@@ -25,6 +25,8 @@ export interface NewUserSpec {
   defaultSendingStreamId?: number | null;
   defaultEventsRegisterStreamId?: number | null;
   defaultAllPublicStreams?: boolean;
+  /** 'U' when an uploaded avatar is stored for the new account (bots created with one). */
+  avatarSource?: 'G' | 'U';
   /** Subscribe to the realm's default streams (humans: yes unless told otherwise). */
   subscribeToDefaults?: boolean;
 }
@@ -76,7 +78,7 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     password_hash: spec.password ? await hashPassword(spec.password) : null,
     date_joined: ctx.now,
     timezone: spec.timezone ?? '',
-    avatar_source: 'G',
+    avatar_source: spec.avatarSource ?? 'G',
     avatar_version: 1,
     // New users start from the realm's defaults (PATCH /realm/user_settings_defaults).
     settings: (await realmUserDefaultsText(ctx.tx, realm.id)) ?? '{}',

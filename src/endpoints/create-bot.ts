@@ -1,51 +1,79 @@
-// POST /bots: create a bot owned by the requester; answers its id, API key and defaults.
+// POST /bots: create a bot owned by the requester, optionally with an avatar (one file, multipart);
+// answers its id, API key and defaults.
+import type { RouteHandlerMethod } from 'fastify';
 import { z } from 'zod';
+import { avatarImagesOf, storeAvatarImages } from '../actions/avatar-files.js';
 import { checkCreateBot } from '../actions/bot-create.js';
 import { runAction } from '../actions/context.js';
-import { endpoint } from '../http/endpoint.js';
-import { p } from '../http/params.js';
+import { ApiError } from '../errors.js';
+import type { Endpoint } from '../http/endpoint.js';
+import { collectRaw, p, parseParams } from '../http/params.js';
+import { authenticateUpload, discardSpooled, receivedUpload, SPOOL_UPLOADS } from '../http/upload-receive.js';
 import { BotType } from '../lib/roles.js';
 import { avatarUrl } from '../lib/user-format.js';
 import { botDictOf } from '../queries/bots.js';
+import type { Services } from '../services.js';
 import { jsonUrl } from './bot-params.js';
 
-export default endpoint({
+const params = {
+  full_name: p.string(),
+  short_name: p.string(),
+  bot_type: p.int().default(BotType.GENERIC),
+  payload_url: jsonUrl().default(''),
+  service_name: p.string().optional(),
+  config_data: p.json(z.record(z.string(), z.string())).default({}),
+  interface_type: p.int().default(1),
+  default_sending_stream: p.string().optional(),
+  default_events_register_stream: p.string().optional(),
+  default_all_public_streams: p.bool().optional(),
+};
+
+function handler(services: Services): RouteHandlerMethod {
+  return async (req, reply) => {
+    const { user, realm, parts } = receivedUpload(req);
+    try {
+      const { values, ignored } = parseParams(params, collectRaw(req.query, req.body), {});
+      if (parts.length > 1) throw new ApiError('You may only upload one file at a time');
+      const [part] = parts;
+      // Read before anything is created, so an unusable image refuses the whole request.
+      const images = part && (await avatarImagesOf(services, part.result.ok ? { file: part.result.file, head: part.result.head } : { file: null, head: Buffer.alloc(0) }));
+      const body = await runAction(services, user, realm, async (ctx) => {
+        const bot = await checkCreateBot(ctx, {
+          fullName: values.full_name,
+          shortName: values.short_name,
+          botType: values.bot_type,
+          payloadUrl: values.payload_url,
+          serviceName: values.service_name,
+          interfaceType: values.interface_type,
+          defaultSendingStream: values.default_sending_stream,
+          defaultEventsRegisterStream: values.default_events_register_stream,
+          defaultAllPublicStreams: values.default_all_public_streams,
+          storeAvatar: images ? (botId) => storeAvatarImages(services, realm.id, botId, images) : undefined,
+        });
+        const dict = await botDictOf(ctx.tx, bot);
+        return {
+          user_id: bot.id,
+          api_key: bot.api_key,
+          avatar_url: avatarUrl(bot, false),
+          default_sending_stream: dict.default_sending_stream,
+          default_events_register_stream: dict.default_events_register_stream,
+          default_all_public_streams: dict.default_all_public_streams,
+        };
+      });
+      return reply.send({ result: 'success', msg: '', ...body, ...(ignored.length > 0 ? { ignored_parameters_unsupported: ignored } : {}) });
+    } finally {
+      await discardSpooled(parts);
+    }
+  };
+}
+
+const createBot: Endpoint = {
   method: 'POST',
   url: '/bots',
-  params: {
-    full_name: p.string(),
-    short_name: p.string(),
-    bot_type: p.int().default(BotType.GENERIC),
-    payload_url: jsonUrl().default(''),
-    service_name: p.string().optional(),
-    config_data: p.json(z.record(z.string(), z.string())).default({}),
-    interface_type: p.int().default(1),
-    default_sending_stream: p.string().optional(),
-    default_events_register_stream: p.string().optional(),
-    default_all_public_streams: p.bool().optional(),
-  },
-  async handler({ params, user, realm, services }) {
-    return runAction(services, user, realm, async (ctx) => {
-      const bot = await checkCreateBot(ctx, {
-        fullName: params.full_name,
-        shortName: params.short_name,
-        botType: params.bot_type,
-        payloadUrl: params.payload_url,
-        serviceName: params.service_name,
-        interfaceType: params.interface_type,
-        defaultSendingStream: params.default_sending_stream,
-        defaultEventsRegisterStream: params.default_events_register_stream,
-        defaultAllPublicStreams: params.default_all_public_streams,
-      });
-      const dict = await botDictOf(ctx.tx, bot);
-      return {
-        user_id: bot.id,
-        api_key: bot.api_key,
-        avatar_url: avatarUrl(bot, false),
-        default_sending_stream: dict.default_sending_stream,
-        default_events_register_stream: dict.default_events_register_stream,
-        default_all_public_streams: dict.default_all_public_streams,
-      };
-    });
-  },
-});
+  params,
+  build: handler,
+  // Authenticated before any of the body is read; an avatar is spooled to disk, never held in memory.
+  routeOptions: (services, mode) => ({ config: SPOOL_UPLOADS, onRequest: authenticateUpload(services, mode) }),
+};
+
+export default createBot;

@@ -5,6 +5,10 @@ import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { checkEvent } from '../support/openapi-check.js';
+import { avatarKey } from '../../src/actions/avatar-files.js';
+import { storageOf } from '../../src/adapters/storage/services.js';
+import { authOf, bandedPng, HTML_AS_PNG, imagePart } from '../support/avatar-images.js';
+import { type MultipartPart, multipartBody } from '../support/multipart.js';
 
 for (const dialect of testDialects()) {
   describe(`POST /bots [${dialect}]`, () => {
@@ -102,6 +106,36 @@ for (const dialect of testDialects()) {
         else expectError(res, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
       }
       await policy(1);
+    });
+
+    const postMultipart = async (parts: MultipartPart[]) => {
+      const { payload, contentType } = multipartBody(parts);
+      const headers = { 'content-type': contentType, authorization: authOf(ctx.seed.users.mark) };
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/bots', headers, payload });
+      return { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
+    };
+    const fields = (shortName: string): MultipartPart[] => [
+      { name: 'full_name', value: `${shortName} Pictured` },
+      { name: 'short_name', value: shortName },
+    ];
+
+    it('takes an avatar as one uploaded file, stored before the bot is announced', async () => {
+      ctx.clearEvents();
+      const body = expectSuccess(await postMultipart([...fields('pictured'), imagePart(await bandedPng())]));
+      const row = await ctx.services.db.selectFrom('user_profile').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
+      assert.equal(row.avatar_source, 'U');
+      assert.equal(body.avatar_url, `/user_avatars/${ctx.seed.realm.id}/${row.id}.png?version=${row.avatar_version}`);
+      for (const medium of [false, true]) assert.ok(await storageOf(ctx.services).get(avatarKey(ctx.seed.realm.id, row.id, medium)));
+      const add = ctx.events.find((d) => d.event.type === 'realm_bot');
+      assert.equal((add?.event.bot as { avatar_url: string }).avatar_url, body.avatar_url);
+    });
+
+    it('refuses two files, and a file that is no image, creating nothing', async () => {
+      const png = await bandedPng();
+      expectError(await postMultipart([...fields('twice'), imagePart(png), imagePart(png, 'b.png')]), 'You may only upload one file at a time');
+      expectError(await postMultipart([...fields('notimage'), imagePart(HTML_AS_PNG)]), 'Could not decode image; did you upload an image file?', 'BAD_IMAGE');
+      const made = await ctx.services.db.selectFrom('user_profile').select('id').where('email', 'in', ['twice-bot@confab.test', 'notimage-bot@confab.test']).execute();
+      assert.deepEqual(made, []);
     });
 
     it('an incoming webhook bot may send messages and nothing else', async () => {
