@@ -113,6 +113,12 @@ function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
   return `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
 }
 
+/** The polling user's id; incoming-webhook bots are left to the route, which refuses them in full. */
+function pollerId(user: { id: number; bot_type: number | null }): number {
+  if (user.bot_type === BotType.INCOMING_WEBHOOK) throw new Error('answered by the route');
+  return user.id;
+}
+
 export class PollServer {
   private readonly cache: CredentialCache;
   private readonly limiter: RateLimiter;
@@ -136,7 +142,7 @@ export class PollServer {
       return;
     }
     Promise.resolve(found)
-      .then((lookup) => ('found' in lookup ? lookup.found.user.id : this.check(authorization, host, lookup.stamp)))
+      .then((lookup) => ('found' in lookup ? pollerId(lookup.found.user) : this.check(authorization, host, lookup.stamp)))
       .then(
         (userId) => this.serveWithinLimit(userId, params, reply, fallback),
         // The route answers failed credentials in full.
@@ -145,9 +151,7 @@ export class PollServer {
   }
 
   private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
-    const { user } = await checkAndRemember(this.services, authorization, host, known);
-    if (user.bot_type === BotType.INCOMING_WEBHOOK) throw new Error('answered by the route');
-    return user.id;
+    return pollerId((await checkAndRemember(this.services, authorization, host, known)).user);
   }
 
   /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */
