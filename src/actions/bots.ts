@@ -3,12 +3,15 @@
 import type { DbOrTx, StreamRow, UserRow } from '../db/schema.js';
 import { ApiError, UnauthorizedPrincipalError } from '../errors.js';
 import { serviceDict } from '../lib/bot-format.js';
+import type { AvatarImages } from '../lib/images.js';
 import { generateApiKey } from '../lib/credentials.js';
 import { isAdmin, isOwner, Role } from '../lib/roles.js';
 import { canAdminUser } from '../lib/user-permissions.js';
 import { avatarUrl } from '../lib/user-format.js';
 import { accessStreamByName, botAudienceIds, botDictOf, botDicts, ownActiveBots, servicesOf } from '../queries/bots.js';
 import { activeUserIds, getUserById } from '../queries/users.js';
+import { doChangeAvatarFields } from './avatar.js';
+import { storeAvatarImages } from './avatar-files.js';
 import { checkBotNameAvailable, checkInterfaceType, requireMemberOrAdmin } from './bot-create.js';
 import type { ActionContext } from './context.js';
 import { checkFullName } from './user-create.js';
@@ -38,6 +41,8 @@ export interface BotChanges {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** A new avatar, already read from the upload. */
+  avatarImages?: AvatarImages;
 }
 
 /** PATCH /bots/{bot_id}: each change in the reference's order; the answer describes the bot after them. */
@@ -80,6 +85,11 @@ export async function checkUpdateBot(ctx: ActionContext, botId: number, changes:
       .execute();
     const services = (await servicesOf(ctx.tx, [bot.id])).get(bot.id) ?? [];
     await sendBotUpdate(ctx, await reload(ctx, bot), { services: services.map(serviceDict) });
+  }
+
+  if (changes.avatarImages) {
+    await storeAvatarImages(ctx.services, ctx.realm.id, bot.id, changes.avatarImages);
+    await doChangeAvatarFields(ctx, ctx.realm, await reload(ctx, bot), 'U');
   }
 
   bot = await reload(ctx, bot);

@@ -5,6 +5,10 @@ import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { checkEvent } from '../support/openapi-check.js';
+import { avatarKey } from '../../src/actions/avatar-files.js';
+import { storageOf } from '../../src/adapters/storage/services.js';
+import { authOf, bandedPng, imagePart } from '../support/avatar-images.js';
+import { type MultipartPart, multipartBody } from '../support/multipart.js';
 
 for (const dialect of testDialects()) {
   describe(`PATCH /bots/{bot_id} [${dialect}]`, () => {
@@ -59,6 +63,26 @@ for (const dialect of testDialects()) {
       expectSuccess(await ctx.as('mark').patch(`/bots/${bot.id}`, { default_sending_stream: '' }, undocumented));
       const row = await ctx.services.db.selectFrom('user_profile').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
       assert.equal(row.default_sending_stream_id, null);
+    });
+
+    it('takes a new avatar as one uploaded file, and refuses two', async () => {
+      const bot = await createBot(ctx, 'mark', 'repictured');
+      const patchMultipart = async (parts: MultipartPart[]) => {
+        const { payload, contentType } = multipartBody(parts);
+        const headers = { 'content-type': contentType, authorization: authOf(ctx.seed.users.mark) };
+        const res = await ctx.app.inject({ method: 'PATCH', url: `/api/v1/bots/${bot.id}`, headers, payload });
+        return { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
+      };
+      const png = await bandedPng();
+      expectError(await patchMultipart([imagePart(png), imagePart(png, 'b.png')]), 'You may only upload one file at a time');
+      ctx.clearEvents();
+      const body = expectSuccess(await patchMultipart([{ name: 'full_name', value: 'Repictured Bot' }, imagePart(png)]));
+      const row = await ctx.services.db.selectFrom('user_profile').selectAll().where('id', '=', bot.id).executeTakeFirstOrThrow();
+      assert.deepEqual([row.full_name, row.avatar_source], ['Repictured Bot', 'U']);
+      assert.equal(body.avatar_url, `/user_avatars/${ctx.seed.realm.id}/${bot.id}.png?version=${row.avatar_version}`);
+      assert.ok(await storageOf(ctx.services).get(avatarKey(ctx.seed.realm.id, bot.id)));
+      const avatarEvent = ctx.events.find((d) => d.event.type === 'realm_bot' && (d.event.bot as Record<string, unknown>).avatar_url);
+      assert.deepEqual(avatarEvent?.event.bot, { user_id: bot.id, avatar_url: body.avatar_url });
     });
 
     it('hands the bot to a new owner: delete for the old, add for the new, bot_owner_id for all', async () => {
