@@ -121,11 +121,27 @@ import deleteAvatar from './endpoints/delete-avatar.js';
 import getInvites from './endpoints/get-invites.js';
 import createInviteLink from './endpoints/create-invite-link.js';
 import revokeInviteLink from './endpoints/revoke-invite-link.js';
+import getBots from './endpoints/get-bots.js';
+import createBot from './endpoints/create-bot.js';
+import updateBot from './endpoints/update-bot.js';
+import deactivateBot from './endpoints/deactivate-bot.js';
+import regenerateBotApiKey from './endpoints/regenerate-bot-api-key.js';
+import getBotStorage from './endpoints/get-bot-storage.js';
+import updateBotStorage from './endpoints/update-bot-storage.js';
+import removeBotStorage from './endpoints/remove-bot-storage.js';
 
 export const routes: Endpoint[] = [
   confirmEmailChange, //     GET    /accounts/confirm_new_email/{confirmation_key}
   getAttachments, //         GET    /attachments
   removeAttachment, //       DELETE /attachments/{attachment_id}
+  getBotStorage, //          GET    /bot_storage
+  updateBotStorage, //       PUT    /bot_storage
+  removeBotStorage, //       DELETE /bot_storage
+  getBots, //                GET    /bots
+  createBot, //              POST   /bots
+  updateBot, //              PATCH  /bots/{bot_id}
+  deactivateBot, //          DELETE /bots/{bot_id}
+  regenerateBotApiKey, //    POST   /bots/{bot_id}/api_key/regenerate
   addDefaultStream, //       POST   /default_streams
   removeDefaultStream, //    DELETE /default_streams
   devFetchApiKey, //         POST   /dev_fetch_api_key

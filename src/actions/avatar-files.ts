@@ -9,7 +9,7 @@ import { storageOf } from '../adapters/storage/services.js';
 import type { FileStorage, SpooledFile } from '../adapters/storage/types.js';
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
-import { avatarImages } from '../lib/images.js';
+import { type AvatarImages, avatarImages } from '../lib/images.js';
 import type { Services } from '../services.js';
 import { checkAvatarChangeAllowed, doChangeAvatarFields } from './avatar.js';
 import { runAction } from './context.js';
@@ -42,6 +42,13 @@ export interface AvatarUpload {
   head: Buffer;
 }
 
+/** Puts a user's (or a bot's) avatar images in file storage, before the row points at them. */
+export async function storeAvatarImages(services: Services, realmId: number, userId: number, images: AvatarImages): Promise<void> {
+  const storage = storageOf(services);
+  await putImage(storage, avatarKey(realmId, userId), images.normal);
+  await putImage(storage, avatarKey(realmId, userId, true), images.medium);
+}
+
 /**
  * POST /users/me/avatar after the request's one file is spooled: there is one, the organization's
  * rule, then the images; returns the user as now stored.
@@ -49,11 +56,8 @@ export interface AvatarUpload {
 export async function setAvatarFromUpload(services: Services, user: UserRow, realm: RealmRow, upload: AvatarUpload | null): Promise<UserRow> {
   if (!upload) throw new ApiError('You must upload exactly one avatar.');
   checkAvatarChangeAllowed(user, realm);
-  const { file, head } = upload;
-  const images = await avatarImages(file.path, head);
-  const storage = storageOf(services);
-  await putImage(storage, avatarKey(realm.id, user.id), images.normal);
-  await putImage(storage, avatarKey(realm.id, user.id, true), images.medium);
+  const images = await avatarImages(upload.file.path, upload.head);
+  await storeAvatarImages(services, realm.id, user.id, images);
   return runAction(services, user, realm, (ctx) => doChangeAvatarFields(ctx, realm, user, 'U'));
 }
 

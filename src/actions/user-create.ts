@@ -22,6 +22,12 @@ export interface NewUserSpec {
   botType?: number | null;
   botOwnerId?: number | null;
   timezone?: string;
+  /** Bots only: the streams they send to and follow by default. */
+  defaultSendingStreamId?: number | null;
+  defaultEventsRegisterStreamId?: number | null;
+  defaultAllPublicStreams?: boolean;
+  /** 'U' when an uploaded avatar is stored for the new account (bots created with one). */
+  avatarSource?: 'G' | 'U';
   /** Subscribe to the realm's default streams (humans: yes unless told otherwise). */
   subscribeToDefaults?: boolean;
 }
@@ -71,11 +77,14 @@ export async function doCreateUser(ctx: SystemContext, realm: RealmRow, spec: Ne
     password_hash: spec.password ? await hashPassword(spec.password) : null,
     date_joined: ctx.now,
     timezone: spec.timezone ?? '',
-    avatar_source: 'G',
+    avatar_source: spec.avatarSource ?? 'G',
     avatar_version: 1,
     // New users start from the realm's defaults (PATCH /realm/user_settings_defaults).
     settings: (await realmUserDefaultsText(ctx.tx, realm.id)) ?? '{}',
     recipient_id: null,
+    default_sending_stream_id: spec.defaultSendingStreamId ?? null,
+    default_events_register_stream_id: spec.defaultEventsRegisterStreamId ?? null,
+    default_all_public_streams: spec.defaultAllPublicStreams ? 1 : 0,
   };
   const { id } = await ctx.tx.insertInto('user_profile').values(row).returning('id').executeTakeFirstOrThrow();
   const recipient = await ctx.tx

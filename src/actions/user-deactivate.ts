@@ -2,29 +2,28 @@
 // log in, and drops out of subscriber lists (those only count active users).
 import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError, CannotDeactivateLastUserError, UnauthorizedPrincipalError } from '../errors.js';
-import { botDict } from '../lib/bot-format.js';
-import { isOwner } from '../lib/roles.js';
+import { BotType, isOwner } from '../lib/roles.js';
 import { canAdminUser, isLastOwner } from '../lib/user-permissions.js';
+import { botAudienceIds, botDictOf } from '../queries/bots.js';
 import { activeSubscriptionsOf } from '../queries/streams.js';
 import { userStatusOf } from '../queries/user-status.js';
 import {
   activeBotsOwnedBy,
-  activeHumanAdminIds,
   activeUserIds,
   activeUserNamed,
   countActiveHumanOwners,
   countActiveUsers,
   getUserById,
 } from '../queries/users.js';
+import { checkBotCreationPolicy } from './bot-create.js';
 import type { ActionContext, SystemContext } from './context.js';
 import { expireInvitesOf } from './invites.js';
 import { peerAudience } from './subscriptions.js';
 import { announceGroupMemberships } from './user-group-membership.js';
 
-/** Who hears about a bot's changes: its owner and the realm's active human administrators. */
-export async function botAudience(ctx: SystemContext, realm: RealmRow, bot: UserRow): Promise<number[]> {
-  const admins = await activeHumanAdminIds(ctx.tx, realm.id);
-  return bot.bot_owner_id === null ? admins : [...admins, bot.bot_owner_id];
+/** Who hears about a bot's changes (see botAudienceIds). */
+export async function botAudience(ctx: SystemContext, _realm: RealmRow, bot: UserRow): Promise<number[]> {
+  return botAudienceIds(ctx.tx, bot);
 }
 
 /** Deactivates the user and, first, the active bots they own. Deactivating twice changes nothing. */
@@ -70,7 +69,7 @@ export async function doReactivateUser(ctx: ActionContext, user: UserRow): Promi
   await announceGroupMemberships(ctx, realm, user, everyone);
   if (user.is_bot) {
     const bot = (await getUserById(ctx.tx, realm.id, user.id))!;
-    ctx.events.send({ type: 'realm_bot', op: 'add', bot: botDict(bot) }, await botAudience(ctx, realm, bot));
+    ctx.events.send({ type: 'realm_bot', op: 'add', bot: await botDictOf(ctx.tx, bot) }, await botAudience(ctx, realm, bot));
   }
 
   for (const { stream } of await activeSubscriptionsOf(ctx.tx, user.id)) {
@@ -111,6 +110,7 @@ export async function checkDeactivateUser(ctx: ActionContext, userId: number): P
 /** POST /users/{user_id}/reactivate: administrators, and owners of a bot for their bot. */
 export async function checkReactivateUser(ctx: ActionContext, userId: number): Promise<void> {
   const target = await accessUserForAdmin(ctx, userId, { allowDeactivated: true, allowBots: true });
+  if (target.is_bot) checkBotCreationPolicy(ctx.actor, ctx.realm, target.bot_type ?? BotType.GENERIC);
   if (target.is_bot && !target.is_active && (await activeUserNamed(ctx.tx, ctx.realm.id, target.full_name.trim()))) {
     throw new ApiError(
       `There is already an active bot named "${target.full_name}" in this organization. ` +

@@ -5,6 +5,8 @@ import type {
   AlertWordTable,
   AttachmentMessageTable,
   AttachmentTable,
+  BotServiceTable,
+  BotStorageDataTable,
   CustomProfileFieldTable,
   CustomProfileFieldValueTable,
   DefaultStreamTable,
@@ -83,6 +85,8 @@ export interface Database {
   multiuse_invite: MultiuseInviteTable;
   multiuse_invite_stream: MultiuseInviteStreamTable;
   idempotency_key: IdempotencyKeyTable;
+  bot_service: BotServiceTable;
+  bot_storage_data: BotStorageDataTable;
 }
 
 export type Db = Kysely<Database>;

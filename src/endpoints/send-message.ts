@@ -11,6 +11,7 @@ import { clientNameFromUserAgent, defaultReadBySender } from '../lib/client-name
 export default endpoint({
   method: 'POST',
   url: '/messages',
+  allowIncomingWebhooks: true,
   params: {
     type: p.choice(['stream', 'channel', 'direct', 'private']),
     to: p.raw(),

@@ -61,6 +61,8 @@ export function endpoint<S extends ParamShape>(def: {
    * (see keepSessionAfterChange), so only these endpoints re-read the user after a session request.
    */
   changesCredentials?: boolean;
+  /** Incoming-webhook bots may call this route (sending messages); every other route refuses them. */
+  allowIncomingWebhooks?: boolean;
   handler(ctx: UserContext<ParamValues<S>>): Promise<Json> | Json;
 }): Endpoint {
   const bucket = def.rateLimit ?? 'api';
@@ -70,7 +72,7 @@ export function endpoint<S extends ParamShape>(def: {
     params: def.params,
     build: (services, mode = 'api') => {
       return async function handle(req, res) {
-        const { user, realm, session } = await authenticateRequest(services, req, res, mode === 'session', bucket);
+        const { user, realm, session } = await authenticateRequest(services, req, res, mode === 'session', bucket, def.allowIncomingWebhooks);
         const { values, ignored } = parseParams(def.params, rawParams(req), req.params as Record<string, string>);
         const body = await def.handler({ params: values, user, realm, services, req, reply: res });
         if (session && def.changesCredentials) await keepSessionAfterChange(services, { user, realm, session });

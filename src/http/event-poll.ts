@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventsJson } from '../events/queue.js';
 import type { QueuedEvent } from '../events/types.js';
+import { BotType } from '../lib/roles.js';
 import type { Services } from '../services.js';
 import { checkAndRemember, credentialCacheFor } from './auth.js';
 import type { CredentialCache, Stamp } from './credential-cache.js';
@@ -112,6 +113,12 @@ function answerBody(queueId: string, events: readonly QueuedEvent[]): string {
   return `{"result":"success","msg":"","events":${eventsJson(events)},"queue_id":${JSON.stringify(queueId)}}`;
 }
 
+/** The polling user's id; incoming-webhook bots are left to the route, which refuses them in full. */
+function pollerId(user: { id: number; bot_type: number | null }): number {
+  if (user.bot_type === BotType.INCOMING_WEBHOOK) throw new Error('answered by the route');
+  return user.id;
+}
+
 export class PollServer {
   private readonly cache: CredentialCache;
   private readonly limiter: RateLimiter;
@@ -129,11 +136,13 @@ export class PollServer {
     const found = this.cache.lookup(authorization, host);
     // Remembered credentials whose counters were read at once: answered with no promise in between.
     if (!(found instanceof Promise) && 'found' in found) {
+      // The route refuses incoming-webhook bots in full.
+      if (found.found.user.bot_type === BotType.INCOMING_WEBHOOK) return fallback();
       this.serveWithinLimit(found.found.user.id, params, reply, fallback);
       return;
     }
     Promise.resolve(found)
-      .then((lookup) => ('found' in lookup ? lookup.found.user.id : this.check(authorization, host, lookup.stamp)))
+      .then((lookup) => ('found' in lookup ? pollerId(lookup.found.user) : this.check(authorization, host, lookup.stamp)))
       .then(
         (userId) => this.serveWithinLimit(userId, params, reply, fallback),
         // The route answers failed credentials in full.
@@ -142,7 +151,7 @@ export class PollServer {
   }
 
   private async check(authorization: string, host: string | undefined, known: Stamp | null): Promise<number> {
-    return (await checkAndRemember(this.services, authorization, host, known)).user.id;
+    return pollerId((await checkAndRemember(this.services, authorization, host, known)).user);
   }
 
   /** Polls count against the user's event-poll limit; the route answers one over it (with a 429). */

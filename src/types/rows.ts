@@ -44,6 +44,12 @@ export interface UserProfileTable {
   /** JSON object of personal settings that differ from the realm defaults at join time. */
   settings: string;
   recipient_id: number | null;
+  /** Bots only: the stream the bot's messages go to when they name none. */
+  default_sending_stream_id: number | null;
+  /** Bots only: the stream the bot's event queues follow by default. */
+  default_events_register_stream_id: number | null;
+  /** Bots only: whether the bot's event queues follow every public stream. */
+  default_all_public_streams: Generated<number>;
 }
 
 export interface RecipientTable {
@@ -320,6 +326,25 @@ export interface IdempotencyKeyTable {
   expires: number;
 }
 
+/** The webhook an outgoing-webhook bot calls. */
+export interface BotServiceTable {
+  id: Generated<number>;
+  bot_id: number;
+  name: string;
+  base_url: string;
+  /** 1 generic, 2 Slack-compatible. */
+  interface: number;
+  token: string;
+}
+
+/** One key of a bot's state, as the bots framework stores it (GET/PUT/DELETE /bot_storage). */
+export interface BotStorageDataTable {
+  id: Generated<number>;
+  bot_id: number;
+  key: string;
+  value: string;
+}
+
 /** An upload Confab can preview: its pixel size (one frame) and frame count. */
 export interface ImageAttachmentTable {
   attachment_id: number;
@@ -421,6 +446,7 @@ export interface RealmEmojiTable {
 
 export type RealmRow = Selectable<RealmTable>;
 export type UserRow = Selectable<UserProfileTable>;
+export type BotServiceRow = Selectable<BotServiceTable>;
 export type StreamRow = Selectable<StreamTable>;
 export type AttachmentRow = Selectable<AttachmentTable>;
 export type ImageAttachmentRow = Selectable<ImageAttachmentTable>;

@@ -8,6 +8,7 @@ import { ApiClient, encodeParams, expectError, expectSuccess } from '../support/
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
 import { queueSpec } from '../support/queue-spec.js';
+import { createBot } from '../support/bots.js';
 
 for (const dialect of testDialects()) {
   describe(`GET /events outside Fastify [${dialect}]`, () => {
@@ -36,6 +37,20 @@ for (const dialect of testDialects()) {
       });
       return { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
     };
+
+    it('hands an incoming-webhook bot to the route, which refuses it', async () => {
+      const hook = await createBot(ctx, 'mark', 'pollhook', { bot_type: 2 });
+      const row = await ctx.services.db.selectFrom('user_profile').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+      const queue = await ctx.services.queues.create(queueSpec(row));
+      const params = { queue_id: queue.id, last_event_id: -1, dont_block: true };
+      const authorization = ApiClient.basic(hook.email, hook.apiKey);
+      // Twice: the first poll checks the credentials in full, the second finds them remembered.
+      for (let i = 0; i < 2; i++) {
+        const res = await call('mark', params, authorization);
+        expectError(res, 'This API is not available to incoming webhook bots.', 'UNAUTHORIZED', 401);
+      }
+      assert.equal(handedOn.length, 2);
+    });
 
     it('answers a plain poll itself, as the route would', async () => {
       const queue = await ctx.services.queues.create(queueSpec(ctx.seed.users.mona));

@@ -16,11 +16,15 @@ interface ReadRoute {
   route: string;
   path(m: Matrix): string;
   params?(m: Matrix): Record<string, unknown>;
+  /** Not in the reference's OpenAPI document. */
+  undocumented?: boolean;
 }
 
 /** Every route that reads, with a request that would succeed for an active member. */
 const READ_ROUTES: ReadRoute[] = [
   { method: 'GET', route: '/attachments', path: () => '/attachments' },
+  { method: 'GET', route: '/bot_storage', path: () => '/bot_storage', undocumented: true },
+  { method: 'GET', route: '/bots', path: () => '/bots', undocumented: true },
   { method: 'GET', route: '/calls/bigbluebutton/create', path: () => '/calls/bigbluebutton/create', params: () => ({ meeting_name: 'standup' }) },
   { method: 'GET', route: '/drafts', path: () => '/drafts' },
   { method: 'GET', route: '/events', path: () => '/events', params: (m) => ({ queue_id: m.doraQueue, last_event_id: -1, dont_block: true }) },
@@ -78,7 +82,7 @@ for (const dialect of testDialects()) {
 
     const callEach = async (client: HostClient, expected: typeof DEACTIVATED, who: string) => {
       for (const route of READ_ROUTES) {
-        const res = await client.call(route.method, route.path(m), route.params?.(m) ?? {});
+        const res = await client.call(route.method, route.path(m), route.params?.(m) ?? {}, route.undocumented);
         expect401(res, expected, `${who}: ${route.method} ${route.route}`);
       }
     };

@@ -27,6 +27,7 @@ import * as createImageAttachment from './2026_11_26_150000_create_image_attachm
 import * as createMultiuseInvite from './2026_11_27_100000_create_multiuse_invite.js';
 import * as createIdempotencyKey from './2026_12_07_000000_create_idempotency_key.js';
 import * as createPasswordResetToken from './2026_12_07_100000_create_password_reset_token.js';
+import * as createBotTables from './2026_12_07_110000_create_bot_tables.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_000000_create_core': createCore,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_100000_create_multiuse_invite': createMultiuseInvite,
   '2026_12_07_000000_create_idempotency_key': createIdempotencyKey,
   '2026_12_07_100000_create_password_reset_token': createPasswordResetToken,
+  '2026_12_07_110000_create_bot_tables': createBotTables,
 };

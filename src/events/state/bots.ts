@@ -2,16 +2,17 @@
 // of the organization for administrators, their own otherwise), deactivated ones included.
 import type { DbOrTx, RealmRow, UserRow } from '../../db/schema.js';
 import { isAdmin } from '../../lib/roles.js';
-import { type BotDict, botDict } from '../../lib/bot-format.js';
+import type { BotDict } from '../../lib/bot-format.js';
+import { botDicts } from '../../queries/bots.js';
 import { realmUsers } from '../../queries/kept-lists.js';
 
 /** The realm's own notification bot is part of the server, as the reference's system bots are: not listed. */
 export async function realmBotsState(db: DbOrTx, user: UserRow, realm: RealmRow): Promise<BotDict[]> {
   const users = await realmUsers(db, realm.id);
-  return users
+  const bots = users
     .filter((u) => u.is_bot && u.id !== realm.notification_bot_id && (isAdmin(user) || u.bot_owner_id === user.id))
-    .map(botDict)
-    .sort((a, b) => a.user_id - b.user_id);
+    .sort((a, b) => a.id - b.id);
+  return botDicts(db, bots);
 }
 
 type Dict = Record<string, any>;
