@@ -15,6 +15,7 @@ import renderMessage from './endpoints/render-message.js';
 import updateMessageFlags from './endpoints/update-message-flags.js';
 import sendMessage from './endpoints/send-message.js';
 import getMessage from './endpoints/get-message.js';
+import processSubmessage from './endpoints/process-submessage.js';
 import deleteMessage from './endpoints/delete-message.js';
 import updateMessage from './endpoints/update-message.js';
 import getMessageHistory from './endpoints/get-message-history.js';
@@ -212,6 +213,7 @@ export const routes: Endpoint[] = [
   deleteTopic, //            POST   /streams/{stream_id}/delete_topic
   getSubscribers, //         GET    /streams/{stream_id}/members
   getStreamEmailAddress, //  GET    /streams/{stream_id}/email_address
+  processSubmessage, //      POST   /submessage
   createBigBlueButtonVideoCall, // GET /calls/bigbluebutton/create
   setTypingStatus, //        POST   /typing
   getUserGroups, //          GET    /user_groups

@@ -42,6 +42,7 @@ export async function doDeleteMessages(ctx: ActionContext, messages: MessageRow[
   // Only a message with has_attachment set can have links (send and edit keep the two in step).
   await unlinkDeletedMessages(ctx, messages.filter((m) => m.has_attachment).map((m) => m.id));
   await ctx.tx.deleteFrom('reaction').where('message_id', 'in', ids).execute();
+  await ctx.tx.deleteFrom('submessage').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('user_message').where('message_id', 'in', ids).execute();
   await ctx.tx.deleteFrom('message').where('id', 'in', ids).execute();
   const first = messages[0]!;

@@ -21,6 +21,7 @@ import { findUsersByEmailsFor } from '../queries/users.js';
 import type { MessageInternals } from '../events/shape.js';
 import { syncMessageAttachments } from './attachments.js';
 import type { ActionContext } from './context.js';
+import { addWidgetSubmessage } from './message-widgets.js';
 import { getOrCreateDirectMessageGroup } from './direct-message-group.js';
 import { checkWildcardPolicy, renderForSend } from './message-render.js';
 
@@ -172,11 +173,12 @@ export async function doSendMessage(
     row.has_attachment = 1;
     await tx.updateTable('message').set({ has_attachment: 1 }).where('id', '=', id).execute();
   }
+  const submessages = await addWidgetSubmessage(ctx, { id, sender_id: actor.id, content });
   if (destination.stream && destination.stream.first_message_id === null) {
     await tx.updateTable('stream').set({ first_message_id: id }).where('id', '=', destination.stream.id).execute();
   }
   const publicStream = destination.stream !== undefined && !destination.stream.invite_only;
-  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [] }, flags, spec, linkifiers, publicStream);
+  announce(ctx, { message: { ...row, id }, sender: actor, recipient: displayRecipient(destination), reactions: [], submessages }, flags, spec, linkifiers, publicStream);
   return { id };
 }
 

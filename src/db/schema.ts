@@ -22,6 +22,7 @@ import type {
   MutedUserTable,
   PushDeviceTokenTable,
   ReactionTable,
+  SubmessageTable,
   RealmEmojiTable,
   RealmFilterTable,
   RealmPlaygroundTable,
@@ -87,6 +88,7 @@ export interface Database {
   idempotency_key: IdempotencyKeyTable;
   bot_service: BotServiceTable;
   bot_storage_data: BotStorageDataTable;
+  submessage: SubmessageTable;
 }
 
 export type Db = Kysely<Database>;

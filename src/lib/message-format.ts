@@ -1,6 +1,6 @@
 // Turns stored message rows into the API's message dictionaries (GET /messages, GET /messages/{id},
 // message events). Everything needed is loaded by the caller; this file does no I/O.
-import type { MessageRow, ReactionRow, UserRow } from '../types/rows.js';
+import type { MessageRow, ReactionRow, SubmessageRow, UserRow } from '../types/rows.js';
 import { RecipientType } from '../types/rows.js';
 import type { CompiledLinkifier } from './linkifiers/match.js';
 import { topicLinks } from './linkifiers/topic-links.js';
@@ -20,6 +20,8 @@ export interface MessageParts {
   sender: UserRow;
   recipient: DisplayRecipient;
   reactions: Array<{ reaction: ReactionRow; user: Person }>;
+  /** In id order. */
+  submessages: SubmessageRow[];
 }
 
 export interface MessageDictOptions {
@@ -70,6 +72,11 @@ export function reactionDict(reaction: ReactionRow, user: Person) {
   };
 }
 
+export function submessageDict(submessage: SubmessageRow) {
+  const { msg_type, content, message_id, sender_id, id } = submessage;
+  return { msg_type, content, message_id, sender_id, id };
+}
+
 export function messageDict(
   parts: MessageParts,
   // Unused: addresses and avatars in a message read the same for every viewer.
@@ -91,7 +98,7 @@ export function messageDict(
     topic_links: topicLinks(message.subject, realm.linkifiers),
     is_me_message: Boolean(message.is_me_message),
     reactions: parts.reactions.map((r) => reactionDict(r.reaction, r.user)),
-    submessages: [],
+    submessages: parts.submessages.map(submessageDict),
     sender_full_name: sender.full_name,
     sender_email: sender.email,
     sender_realm_str: realm.string_id,

@@ -41,6 +41,12 @@ export async function loadMessageParts(db: DbOrTx, messages: MessageRow[]): Prom
     .where('message_id', 'in', messages.map((m) => m.id))
     .orderBy('id')
     .execute();
+  const submessages = await db
+    .selectFrom('submessage')
+    .selectAll()
+    .where('message_id', 'in', messages.map((m) => m.id))
+    .orderBy('id')
+    .execute();
 
   // Everyone the dictionaries name: senders, conversation members, reactors.
   const conversationOf = (m: MessageRow): number[] => {
@@ -65,6 +71,13 @@ export async function loadMessageParts(db: DbOrTx, messages: MessageRow[]): Prom
     reactionsOf.set(reaction.message_id, list);
   }
 
+  const submessagesOf = new Map<number, MessageParts['submessages']>();
+  for (const submessage of submessages) {
+    const list = submessagesOf.get(submessage.message_id) ?? [];
+    list.push(submessage);
+    submessagesOf.set(submessage.message_id, list);
+  }
+
   for (const message of messages) {
     const recipient = recipients.get(message.recipient_id)!;
     const display: DisplayRecipient =
@@ -79,6 +92,7 @@ export async function loadMessageParts(db: DbOrTx, messages: MessageRow[]): Prom
       sender: users.get(message.sender_id)!,
       recipient: display,
       reactions: reactionsOf.get(message.id) ?? [],
+      submessages: submessagesOf.get(message.id) ?? [],
     });
   }
   return out;

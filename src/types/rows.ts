@@ -345,6 +345,16 @@ export interface BotStorageDataTable {
   value: string;
 }
 
+/** Data a message's readers attach to it, such as a widget's definition or a vote in a poll. */
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON text, kept as sent. */
+  content: string;
+}
+
 /** An upload Confab can preview: its pixel size (one frame) and frame count. */
 export interface ImageAttachmentTable {
   attachment_id: number;
@@ -455,6 +465,7 @@ export type SubscriptionRow = Selectable<SubscriptionTable>;
 export type MessageRow = Selectable<MessageTable>;
 export type UserMessageRow = Selectable<UserMessageTable>;
 export type ReactionRow = Selectable<ReactionTable>;
+export type SubmessageRow = Selectable<SubmessageTable>;
 export type UserGroupRow = Selectable<UserGroupTable>;
 export type UserTopicRow = Selectable<UserTopicTable>;
 export type UserPresenceRow = Selectable<UserPresenceTable>;
