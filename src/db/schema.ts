@@ -24,6 +24,7 @@ import type {
   ReactionTable,
   RealmEmojiTable,
   RealmFilterTable,
+  RealmDomainTable,
   RealmPlaygroundTable,
   RealmTable,
   RealmUserDefaultTable,
@@ -64,6 +65,7 @@ export interface Database {
   event_queue_snapshot: EventQueueSnapshotTable;
   realm_filter: RealmFilterTable;
   realm_playground: RealmPlaygroundTable;
+  realm_domain: RealmDomainTable;
   draft: DraftTable;
   scheduled_message: ScheduledMessageTable;
   user_session: UserSessionTable;

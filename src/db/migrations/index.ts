@@ -27,6 +27,7 @@ import * as createImageAttachment from './2026_11_26_150000_create_image_attachm
 import * as createMultiuseInvite from './2026_11_27_100000_create_multiuse_invite.js';
 import * as createIdempotencyKey from './2026_12_07_000000_create_idempotency_key.js';
 import * as createPasswordResetToken from './2026_12_07_100000_create_password_reset_token.js';
+import * as createRealmDomain from './2026_12_07_120000_create_realm_domain.js';
 import * as createBotTables from './2026_12_07_110000_create_bot_tables.js';
 
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_000000_create_idempotency_key': createIdempotencyKey,
   '2026_12_07_100000_create_password_reset_token': createPasswordResetToken,
   '2026_12_07_110000_create_bot_tables': createBotTables,
+  '2026_12_07_120000_create_realm_domain': createRealmDomain,
 };
