@@ -23,10 +23,15 @@ export function domainSyntaxError(domain: string): string | null {
 
 let disposableDomains: Set<string> | undefined;
 
+// Address-masking services on the published list that the reference nevertheless admits.
+const ADMITTED_DESPITE_LIST = new Set(['airsi.de', 'opayq.com', 'abinemail.com', 'blurmail.net', 'maskmemail.com']);
+
 /** The published list of throwaway-mail domains, read on first use (it is large). */
 export function isDisposableDomain(domain: string): boolean {
+  const lower = domain.toLowerCase();
+  if (ADMITTED_DESPITE_LIST.has(lower)) return false;
   disposableDomains ??= new Set(createRequire(import.meta.url)('disposable-email-domains') as string[]);
-  return disposableDomains.has(domain.toLowerCase());
+  return disposableDomains.has(lower);
 }
 
 function splitAddress(email: string): { local: string; domain: string } {

@@ -77,6 +77,8 @@ for (const dialect of testDialects()) {
       await expectRefusedPage('ned@Guerrillamail.com', 'Please use your real email address.');
       await expectSignedUp('ola@confab.test');
       await expectSignedUp('pat+tag@confab.test');
+      // Listed as throwaway, but a masking service the reference admits.
+      await expectSignedUp('pia@opayq.com');
       await setRealmSettings(ctx, { disallow_disposable_email_addresses: false });
       await expectSignedUp('quin@mailinator.com');
     });
