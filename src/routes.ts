@@ -58,6 +58,10 @@ import removeProfileData from './endpoints/remove-profile-data.js';
 import updateUser from './endpoints/update-user.js';
 import reorderLinkifiers from './endpoints/reorder-linkifiers.js';
 import addPlayground from './endpoints/add-playground.js';
+import getRealmDomains from './endpoints/get-realm-domains.js';
+import addRealmDomain from './endpoints/add-realm-domain.js';
+import updateRealmDomain from './endpoints/update-realm-domain.js';
+import removeRealmDomain from './endpoints/remove-realm-domain.js';
 import removePlayground from './endpoints/remove-playground.js';
 import updateStream from './endpoints/update-stream.js';
 import archiveStream from './endpoints/archive-stream.js';
@@ -183,6 +187,10 @@ export const routes: Endpoint[] = [
   getCustomEmoji, //         GET    /realm/emoji
   uploadCustomEmoji, //      POST   /realm/emoji/{emoji_name}
   deactivateCustomEmoji, //  DELETE /realm/emoji/{emoji_name}
+  getRealmDomains, //        GET    /realm/domains
+  addRealmDomain, //         POST   /realm/domains
+  updateRealmDomain, //      PATCH  /realm/domains/{domain}
+  removeRealmDomain, //      DELETE /realm/domains/{domain}
   addLinkifier, //           POST   /realm/filters
   updateLinkifier, //        PATCH  /realm/filters/{filter_id}
   removeLinkifier, //        DELETE /realm/filters/{filter_id}

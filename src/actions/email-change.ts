@@ -4,6 +4,7 @@ import type { RealmRow, UserRow } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import type { MailMessage } from '../adapters/mail/transport.js';
 import { CONFIRMATION_KEY_LENGTH, generateConfirmationKey } from '../lib/credentials.js';
+import { addressRefusalText, emailRefusal } from '../lib/email-domains.js';
 import { realmSettings } from '../lib/realm-settings.js';
 import { isAdmin } from '../lib/roles.js';
 import { avatarUrl, canSeeDeliveryEmail, emailIsPublic, isGravatarEnabled, placeholderUserId } from '../lib/user-format.js';
@@ -43,6 +44,8 @@ function checkChangesAllowed(realm: RealmRow, user: UserRow): void {
 export async function requestEmailChange(ctx: ActionContext, newEmail: string): Promise<MailMessage> {
   checkChangesAllowed(ctx.realm, ctx.actor);
   if (!ADDRESS.test(newEmail) || newEmail.length > 254) throw new ApiError('Invalid address.');
+  const refusal = await emailRefusal(ctx.tx, ctx.realm, newEmail);
+  if (refusal) throw new ApiError(addressRefusalText(refusal));
   await checkAddressAvailable(ctx, ctx.realm, newEmail);
   await ctx.tx
     .updateTable('email_change_request')

@@ -7,7 +7,7 @@ import type { DbOrTx, MultiuseInviteRow, RealmRow, UserRow } from '../db/schema.
 import { ApiError } from '../errors.js';
 import { CONFIRMATION_KEY_LENGTH } from '../lib/credentials.js';
 import { InviteStatus, inviteExpired, mayOfferMultiuseInvite, signupEmailError, signupFieldError } from '../lib/invites.js';
-import { realmSettings } from '../lib/realm-settings.js';
+import { emailRefusal, signupRefusalText } from '../lib/email-domains.js';
 import { placeholderUserId } from '../lib/user-format.js';
 import { getInviteByKey, inviteListsStreams, inviteStreams } from '../queries/invites.js';
 import { getUserByEmail, getUserById } from '../queries/users.js';
@@ -67,8 +67,10 @@ export interface SignupRequest {
 /** Checks the form in the reference's order (address, name, password), each with its text. */
 async function checkSignupForm(ctx: SystemContext, realm: RealmRow, request: SignupRequest): Promise<SignupRequest> {
   const email = request.email.trim();
-  const emailError = signupEmailError(email, realmSettings(realm).emails_restricted_to_domains);
+  const emailError = signupEmailError(email);
   if (emailError) throw new ApiError(emailError);
+  const refusal = await emailRefusal(ctx.tx, realm, email);
+  if (refusal) throw new ApiError(signupRefusalText(refusal, email));
   // Placeholder addresses stand in for hidden ones; a real account may not take their form.
   if (placeholderUserId(email, realm.url) !== undefined) throw new ApiError('Enter a valid email address.');
   const existing = await getUserByEmail(ctx.tx, realm.id, email);

@@ -3,6 +3,7 @@ import type { NewUser, RealmRow, UserRow } from '../db/schema.js';
 import { RecipientType } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { generateApiKey, hashPassword } from '../lib/credentials.js';
+import { createUserRefusalText, emailRefusal } from '../lib/email-domains.js';
 import { isStrongPassword, PASSWORD_TOO_WEAK } from '../lib/password-strength.js';
 import { Role } from '../lib/roles.js';
 import { requireAdmin } from '../lib/permissions.js';
@@ -118,6 +119,9 @@ export async function checkCreateUser(ctx: ActionContext, request: CreateUserReq
   requireAdmin(ctx.actor);
   const fullName = checkFullName(request.fullName);
   if (!isValidEmail(request.email)) throw new ApiError('Bad name or username');
+  // No invitation is needed here, but the organization's address rules still apply.
+  const refusal = await emailRefusal(ctx.tx, ctx.realm, request.email);
+  if (refusal) throw new ApiError(createUserRefusalText(refusal, request.email));
   if (await getUserByEmail(ctx.tx, ctx.realm.id, request.email)) {
     throw new ApiError(`Email '${request.email}' already in use`);
   }

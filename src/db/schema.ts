@@ -25,6 +25,7 @@ import type {
   SubmessageTable,
   RealmEmojiTable,
   RealmFilterTable,
+  RealmDomainTable,
   RealmPlaygroundTable,
   RealmTable,
   RealmUserDefaultTable,
@@ -65,6 +66,7 @@ export interface Database {
   event_queue_snapshot: EventQueueSnapshotTable;
   realm_filter: RealmFilterTable;
   realm_playground: RealmPlaygroundTable;
+  realm_domain: RealmDomainTable;
   draft: DraftTable;
   scheduled_message: ScheduledMessageTable;
   user_session: UserSessionTable;

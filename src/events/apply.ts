@@ -8,7 +8,7 @@ import { applyRealmEvent } from './apply-realm.js';
 import { applyOwnIdentity, applySettingsEvent } from './apply-settings.js';
 import type { InitialState } from './initial-state.js';
 import { applyRealmBotEvent } from './state/bots.js';
-import { applyLinkifierEvent } from './state/linkifiers.js';
+import { applyLinkifierEvent, applyRealmDomainsEvent } from './state/linkifiers.js';
 import { applyUserGroupEvent, dropDeactivatedMember } from './state/user-groups.js';
 import { applyUserStatusEvent } from './state/user-status.js';
 import { applyPresenceEvent } from './state/presence.js';
@@ -82,6 +82,8 @@ export function applyEvent(state: InitialState, event: Dict, options: ApplyOptio
     case 'realm_linkifiers':
     case 'realm_playgrounds':
       return applyLinkifierEvent(state, event);
+    case 'realm_domains':
+      return applyRealmDomainsEvent(state, event);
     case 'drafts':
     case 'scheduled_messages':
     case 'muted_users':

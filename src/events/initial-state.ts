@@ -10,7 +10,7 @@ import { realmUserStatuses } from '../queries/user-status.js';
 import { maxMessageIdForUser } from '../queries/users.js';
 import { realmBotsState } from './state/bots.js';
 import { recentPrivateConversationsState, starredState, unreadState } from './state/messages.js';
-import { realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
+import { realmDomainsState, realmLinkifiersState, realmPlaygroundsState } from './state/linkifiers.js';
 import { personalState } from './state/personal.js';
 import { placeholderState } from './state/placeholders.js';
 import { profileFieldsState } from './state/profile-fields.js';
@@ -91,6 +91,7 @@ export async function fetchInitialState(
   // The legacy realm_filters list is always empty (the reference keeps the key for old clients).
   if (want('realm_filters')) parts.push({ realm_filters: [] });
   if (want('realm_playgrounds')) area('realm_playgrounds', realmPlaygroundsState(db, realm.id));
+  if (want('realm_domains')) area('realm_domains', realmDomainsState(db, realm.id));
 
   if (want('realm_user_groups')) area('realm_user_groups', listUserGroups(db, realm, options.now));
   if (want('custom_profile_fields')) parts.push(profileFieldsState(db, realm.id));

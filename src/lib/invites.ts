@@ -66,15 +66,11 @@ export function inviteDict(invite: MultiuseInviteRow, realmUrl: string) {
 
 export const MAX_SIGNUP_FIELD_LENGTH = 100;
 
-/** The address checks of the reference's sign-up form, with its texts; null when the address passes. */
-export function signupEmailError(email: string, restrictedToDomains: boolean): string | null {
+/** The sign-up form's syntax checks of an address, with its texts; null when the address passes. */
+export function signupEmailError(email: string): string | null {
   if (email === '') return 'This field is required.';
   // An address the login form would refuse could never be used to log in.
   if (!isLoginEmail(email) || /\p{C}/u.test(email)) return 'Enter a valid email address.';
-  // The organization names no allowed domains (realm_domains is empty), so a restriction admits none.
-  if (restrictedToDomains) {
-    return `Your email address, ${email}, is not in one of the domains that are allowed to register for accounts in this organization.`;
-  }
   return null;
 }
 

@@ -199,6 +199,14 @@ export interface RealmPlaygroundTable {
   url_template: string;
 }
 
+/** An email domain admitted for sign-up; allow_subdomains is 0 or 1. */
+export interface RealmDomainTable {
+  id: Generated<number>;
+  realm_id: number;
+  domain: string;
+  allow_subdomains: number;
+}
+
 /** A draft kept on the server; recipient_id null for a draft not yet addressed. */
 export interface DraftTable {
   id: Generated<number>;

@@ -24,7 +24,7 @@ for (const dialect of testDialects()) {
       return (user_groups as Dict[]).find((g) => g.name === name)!.id as number;
     };
 
-    it('answers the empty form of areas without a feature behind them', async () => {
+    it('answers the empty form of areas a new organization has nothing in yet', async () => {
       const body = expectSuccess(
         await ctx.as('mark').post('/register', {
           fetch_event_types: [

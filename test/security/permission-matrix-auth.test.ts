@@ -38,6 +38,7 @@ const READ_ROUTES: ReadRoute[] = [
   { method: 'POST', route: '/messages/render', path: () => '/messages/render', params: () => ({ content: '#**general**' }) },
   { method: 'GET', route: '/realm/emoji', path: () => '/realm/emoji' },
   { method: 'GET', route: '/realm/linkifiers', path: () => '/realm/linkifiers' },
+  { method: 'GET', route: '/realm/domains', path: () => '/realm/domains', undocumented: true },
   { method: 'GET', route: '/realm/presence', path: () => '/realm/presence' },
   { method: 'GET', route: '/scheduled_messages', path: () => '/scheduled_messages' },
   { method: 'GET', route: '/realm/profile_fields', path: () => '/realm/profile_fields' },

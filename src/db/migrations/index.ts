@@ -28,6 +28,7 @@ import * as createMultiuseInvite from './2026_11_27_100000_create_multiuse_invit
 import * as createIdempotencyKey from './2026_12_07_000000_create_idempotency_key.js';
 import * as createPasswordResetToken from './2026_12_07_100000_create_password_reset_token.js';
 import * as createBotTables from './2026_12_07_110000_create_bot_tables.js';
+import * as createRealmDomain from './2026_12_07_120000_create_realm_domain.js';
 import * as createSubmessage from './2026_12_07_130000_create_submessage.js';
 
 export const migrations: Record<string, Migration> = {
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_000000_create_idempotency_key': createIdempotencyKey,
   '2026_12_07_100000_create_password_reset_token': createPasswordResetToken,
   '2026_12_07_110000_create_bot_tables': createBotTables,
+  '2026_12_07_120000_create_realm_domain': createRealmDomain,
   '2026_12_07_130000_create_submessage': createSubmessage,
 };

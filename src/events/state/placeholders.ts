@@ -4,7 +4,6 @@ import { STOP_WORDS } from './catalogs.js';
 
 export function placeholderState(want: (type: string) => boolean): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  if (want('realm_domains')) state.realm_domains = [];
   if (want('default_stream_groups')) state.realm_default_stream_groups = [];
   // Confab runs no embedded bots and offers no incoming-webhook integrations.
   if (want('realm_embedded_bots')) state.realm_embedded_bots = [];

@@ -1,0 +1,22 @@
+// The realm_domain table: the email domains an organization admits for sign-up.
+import type { DbOrTx } from '../db/schema.js';
+
+export interface RealmDomainDict {
+  domain: string;
+  allow_subdomains: boolean;
+}
+
+/** The organization's domains in the order they were added, as the API lists them. */
+export async function listRealmDomains(db: DbOrTx, realmId: number): Promise<RealmDomainDict[]> {
+  const rows = await db
+    .selectFrom('realm_domain')
+    .select(['domain', 'allow_subdomains'])
+    .where('realm_id', '=', realmId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ domain: row.domain, allow_subdomains: row.allow_subdomains === 1 }));
+}
+
+export function getRealmDomain(db: DbOrTx, realmId: number, domain: string) {
+  return db.selectFrom('realm_domain').selectAll().where('realm_id', '=', realmId).where('domain', '=', domain).executeTakeFirst();
+}
