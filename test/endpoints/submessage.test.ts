@@ -4,6 +4,7 @@ import type { DevUserName } from '../../src/dev-seed.js';
 import { expectError, expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { sendToGeneral, submessagesOf } from '../support/widgets.js';
 
 // POST /submessage is not in the reference's API document; only its events and message fields are.
 const UNDOCUMENTED = { undocumented: true };
@@ -14,10 +15,8 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    const send = async (from: DevUserName, content: string, topic = 'widgets') =>
-      expectSuccess(await ctx.as(from).post('/messages', { type: 'stream', to: 'general', topic, content })).id as number;
-    const submessagesOf = async (id: number, user: DevUserName = 'mona') =>
-      expectSuccess(await ctx.as(user).get(`/messages/${id}`)).message.submessages as Array<Record<string, unknown>>;
+    const send = (from: DevUserName, content: string, topic?: string) => sendToGeneral(ctx, from, content, topic);
+    const submessages = (id: number, reader?: DevUserName) => submessagesOf(ctx, id, reader);
     const submit = (user: DevUserName, messageId: number, content: unknown, msgType = 'widget') =>
       ctx.as(user).post(
         '/submessage',
@@ -32,7 +31,7 @@ for (const dialect of testDialects()) {
       const vote = JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 });
       expectSuccess(await submit('mona', id, vote));
       const [delivery] = submessageEvents();
-      const [, added] = await submessagesOf(id);
+      const [, added] = await submessages(id);
       const { mona } = ctx.seed.users;
       assert.deepEqual(delivery!.event, {
         type: 'submessage',
@@ -55,7 +54,7 @@ for (const dialect of testDialects()) {
       const todo = await send('mark', '/todo');
       expectSuccess(await submit('mona', todo, { type: 'new_task', key: 1, task: 'Milk', desc: '', completed: false }));
       expectSuccess(await submit('mona', todo, { type: 'strike', key: '1,' + ctx.seed.users.mona.id }));
-      const types = (await submessagesOf(todo)).slice(1).map((s) => JSON.parse(s.content as string).type);
+      const types = (await submessages(todo)).slice(1).map((s) => JSON.parse(s.content as string).type);
       assert.deepEqual(types, ['new_task', 'strike']);
     });
 
@@ -64,7 +63,7 @@ for (const dialect of testDialects()) {
       const id = expectSuccess(await ctx.as('mark').post('/messages', { type: 'direct', to: [mona.id], content: '/poll secret' })).id as number;
       expectError(await submit('milo', id, { type: 'vote', key: 'canned,0', vote: 1 }), 'Invalid message(s)');
       expectError(await submit('milo', 999999, { type: 'vote', key: 'canned,0', vote: 1 }), 'Invalid message(s)');
-      assert.equal((await submessagesOf(id, 'mark')).length, 1, String(mark.id));
+      assert.equal((await submessages(id, 'mark')).length, 1, String(mark.id));
     });
 
     it('refuses bad JSON and invalid widget content with the reference texts', async () => {
@@ -88,7 +87,7 @@ for (const dialect of testDialects()) {
         [todo, { type: 'rename' }, 'Unknown type for todo data: rename'],
       ];
       for (const [id, content, msg] of cases) expectError(await submit('mona', id, content), msg);
-      assert.equal((await submessagesOf(poll)).length, 1);
+      assert.equal((await submessages(poll)).length, 1);
     });
 
     it('lets only the sender start submessages on a message without any', async () => {
@@ -97,7 +96,7 @@ for (const dialect of testDialects()) {
       expectError(await submit('mark', plain, '{}', 'bad\u0000type'), 'msg_type contains NULL (0x00) characters.');
       expectSuccess(await submit('mark', plain, '{"free": "form"}', 'custom'));
       expectSuccess(await submit('mona', plain, '[]', 'custom'));
-      assert.deepEqual((await submessagesOf(plain)).map((s) => [s.msg_type, s.content]), [['custom', '{"free": "form"}'], ['custom', '[]']]);
+      assert.deepEqual((await submessages(plain)).map((s) => [s.msg_type, s.content]), [['custom', '{"free": "form"}'], ['custom', '[]']]);
     });
 
     it('fills submessages in GET /messages, each message its own in id order', async () => {

@@ -6,6 +6,7 @@ import { getMessagesByIds, loadMessageParts } from '../../src/queries/message-di
 import { expectSuccess } from '../support/client.js';
 import { setup, type TestContext } from '../support/context.js';
 import { testDialects } from '../support/dialects.js';
+import { sendToGeneral, submessagesOf } from '../support/widgets.js';
 
 for (const dialect of testDialects()) {
   describe(`widget messages [${dialect}]`, () => {
@@ -13,10 +14,8 @@ for (const dialect of testDialects()) {
     before(async () => (ctx = await setup(dialect)));
     after(() => ctx.close());
 
-    const send = async (from: DevUserName, content: string, topic = 'widgets') =>
-      expectSuccess(await ctx.as(from).post('/messages', { type: 'stream', to: 'general', topic, content })).id as number;
-    const submessagesOf = async (id: number, user: DevUserName = 'mona') =>
-      expectSuccess(await ctx.as(user).get(`/messages/${id}`)).message.submessages as Array<Record<string, unknown>>;
+    const send = (from: DevUserName, content: string, topic?: string) => sendToGeneral(ctx, from, content, topic);
+    const submessages = (id: number, reader?: DevUserName) => submessagesOf(ctx, id, reader);
 
     it('turns a /poll message into a poll widget submessage, in the message event too', async () => {
       ctx.clearEvents();
@@ -24,7 +23,7 @@ for (const dialect of testDialects()) {
       const { mark } = ctx.seed.users;
       // Written as the reference writes it: Python's json.dumps spacing.
       const content = '{"widget_type": "poll", "extra_data": {"question": "Lunch where?", "options": ["Pizza", "Tacos", "Salad"]}}';
-      const [widget] = await submessagesOf(id);
+      const [widget] = await submessages(id);
       assert.deepEqual(widget, { msg_type: 'widget', content, message_id: id, sender_id: mark.id, id: widget!.id });
       assert.equal(typeof widget!.id, 'number');
       const messageEvent = ctx.events.find((d) => d.event.type === 'message')!;
@@ -35,31 +34,31 @@ for (const dialect of testDialects()) {
       const { mark } = ctx.seed.users;
       const todo = await send('mark', '/todo\nBuy milk');
       assert.deepEqual(
-        (await submessagesOf(todo)).map(({ id: _id, ...rest }) => rest),
+        (await submessages(todo)).map(({ id: _id, ...rest }) => rest),
         [{ msg_type: 'widget', content: '{"widget_type": "todo", "extra_data": null}', message_id: todo, sender_id: mark.id }],
       );
       const poll = await send('mark', '/poll');
-      assert.equal((await submessagesOf(poll))[0]!.content, '{"widget_type": "poll", "extra_data": {"question": "", "options": []}}');
+      assert.equal((await submessages(poll))[0]!.content, '{"widget_type": "poll", "extra_data": {"question": "", "options": []}}');
     });
 
     it('stores non-ASCII text escaped, as the reference writes it', async () => {
       const id = await send('mark', '/poll Café? ☕\n- Oui 🎉');
       assert.equal(
-        (await submessagesOf(id))[0]!.content,
+        (await submessages(id))[0]!.content,
         '{"widget_type": "poll", "extra_data": {"question": "Caf\\u00e9? \\u2615", "options": ["Oui \\ud83c\\udf89"]}}',
       );
     });
 
     it('leaves other messages plain', async () => {
       for (const content of [' /poll indented', '/pollster', 'a /poll later', '/todos']) {
-        assert.deepEqual(await submessagesOf(await send('mark', content)), [], content);
+        assert.deepEqual(await submessages(await send('mark', content)), [], content);
       }
     });
 
     it('works in direct messages', async () => {
       const { mark, mona } = ctx.seed.users;
       const id = expectSuccess(await ctx.as('mark').post('/messages', { type: 'direct', to: [mona.id], content: '/todo' })).id as number;
-      assert.equal((await submessagesOf(id))[0]!.sender_id, mark.id);
+      assert.equal((await submessages(id))[0]!.sender_id, mark.id);
     });
 
     it('reads the submessages of any number of messages in one query', async () => {
