@@ -7,7 +7,8 @@ import type { DbOrTx, MultiuseInviteRow, RealmRow, UserRow } from '../db/schema.
 import { ApiError } from '../errors.js';
 import { CONFIRMATION_KEY_LENGTH } from '../lib/credentials.js';
 import { InviteStatus, inviteExpired, mayOfferMultiuseInvite, signupEmailError, signupFieldError } from '../lib/invites.js';
-import { emailRefusal, signupRefusalText } from '../lib/email-domains.js';
+import { signupRefusalText } from '../lib/email-domains.js';
+import { emailRefusal } from '../queries/realm-domains.js';
 import { placeholderUserId } from '../lib/user-format.js';
 import { getInviteByKey, inviteListsStreams, inviteStreams } from '../queries/invites.js';
 import { getUserByEmail, getUserById } from '../queries/users.js';

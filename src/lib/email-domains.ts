@@ -1,9 +1,14 @@
 // Which email addresses an organization admits: the domain syntax its domain list accepts, the
 // domain and subdomain matching of emails_restricted_to_domains, and the disposable-address rule.
 import { createRequire } from 'node:module';
-import type { DbOrTx, RealmRow } from '../db/schema.js';
-import { listRealmDomains, type RealmDomainDict } from '../queries/realm-domains.js';
+import type { RealmRow } from '../types/rows.js';
 import { realmSettings } from './realm-settings.js';
+
+/** One entry of an organization's domain list. */
+export interface AllowedDomain {
+  domain: string;
+  allow_subdomains: boolean;
+}
 
 const MAX_DOMAIN_LENGTH = 255;
 
@@ -40,7 +45,7 @@ function splitAddress(email: string): { local: string; domain: string } {
 }
 
 /** Whether the domain is listed, or lies under a listed domain that allows subdomains. */
-export function domainMatches(domain: string, allowed: readonly RealmDomainDict[]): boolean {
+export function domainMatches(domain: string, allowed: readonly AllowedDomain[]): boolean {
   const lower = domain.toLowerCase();
   if (allowed.some((entry) => entry.domain === lower)) return true;
   const parents = lower.split('.').map((_, i, labels) => labels.slice(i + 1).join('.'));
@@ -50,18 +55,24 @@ export function domainMatches(domain: string, allowed: readonly RealmDomainDict[
 /** Why the organization refuses an address: each caller words the refusal its own way. */
 export type EmailRefusal = 'domain' | 'disposable' | 'plus';
 
+/** Whether only the organization's listed domains may hold accounts. */
+export function emailsRestrictedToDomains(realm: RealmRow): boolean {
+  return realmSettings(realm).emails_restricted_to_domains;
+}
+
 /**
- * The organization's rule for a well-formed address. A restricted organization checks only its
- * own list (which is short and chosen), so the disposable rule applies only when unrestricted.
+ * The organization's rule for a well-formed address, given its domain list (needed only when
+ * restricted). A restricted organization checks only its own list (which is short and chosen), so
+ * the disposable rule applies only when unrestricted.
  */
-export async function emailRefusal(db: DbOrTx, realm: RealmRow, email: string): Promise<EmailRefusal | null> {
+export function addressRefusal(realm: RealmRow, email: string, allowed: readonly AllowedDomain[]): EmailRefusal | null {
   const settings = realmSettings(realm);
   const { local, domain } = splitAddress(email);
   if (!settings.emails_restricted_to_domains) {
     return settings.disallow_disposable_email_addresses && isDisposableDomain(domain) ? 'disposable' : null;
   }
   if (local.includes('+')) return 'plus';
-  return domainMatches(domain, await listRealmDomains(db, realm.id)) ? null : 'domain';
+  return domainMatches(domain, allowed) ? null : 'domain';
 }
 
 /** The sign-up form's texts. */

@@ -1,5 +1,6 @@
 // The realm_domain table: the email domains an organization admits for sign-up.
-import type { DbOrTx } from '../db/schema.js';
+import type { DbOrTx, RealmRow } from '../db/schema.js';
+import { addressRefusal, type EmailRefusal, emailsRestrictedToDomains } from '../lib/email-domains.js';
 
 export interface RealmDomainDict {
   domain: string;
@@ -19,4 +20,10 @@ export async function listRealmDomains(db: DbOrTx, realmId: number): Promise<Rea
 
 export function getRealmDomain(db: DbOrTx, realmId: number, domain: string) {
   return db.selectFrom('realm_domain').selectAll().where('realm_id', '=', realmId).where('domain', '=', domain).executeTakeFirst();
+}
+
+/** Why the organization refuses an address, reading its domain list only when it is restricted. */
+export async function emailRefusal(db: DbOrTx, realm: RealmRow, email: string): Promise<EmailRefusal | null> {
+  const allowed = emailsRestrictedToDomains(realm) ? await listRealmDomains(db, realm.id) : [];
+  return addressRefusal(realm, email, allowed);
 }
