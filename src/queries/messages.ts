@@ -5,6 +5,7 @@ import { InvalidMessageError } from '../errors.js';
 import { FLAG_BITS } from '../lib/message-flags.js';
 import { canReadStreamMessage } from '../lib/permissions.js';
 import { MESSAGE_COLUMNS } from './message-dicts.js';
+import { isStorableId } from './users.js';
 
 export interface AccessedMessage {
   message: MessageRow;
@@ -19,6 +20,8 @@ export interface AccessedMessage {
  * viewer received, or a stream message canReadStreamMessage allows.
  */
 export async function accessMessage(db: DbOrTx, viewer: UserRow, messageId: number): Promise<AccessedMessage> {
+  // An id past the column's range names no message (and PostgreSQL would refuse the query).
+  if (!isStorableId(messageId)) throw new InvalidMessageError();
   const row = await db
     .selectFrom('message')
     .innerJoin('recipient', 'recipient.id', 'message.recipient_id')
