@@ -3,6 +3,7 @@
 // is refused as soon as it passes it; neither it nor one whose connection breaks leaves a spool
 // file behind.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -47,9 +48,13 @@ export async function spoolUpload(source: Readable, dir: string, limitBytes: num
       done(null, chunk);
     },
   });
+  const sink = createWriteStream(path, { flags: 'wx' });
   try {
-    await pipeline(source, counter, createWriteStream(path, { flags: 'wx' }));
+    await pipeline(source, counter, sink);
   } catch (error) {
+    // The pipeline can fail while the file is still being opened: removed before then, it would
+    // appear afterwards. Once the sink has closed, the file is there to remove (or was never made).
+    if (!sink.closed) await once(sink, 'close').catch(() => undefined);
     await rm(path, { force: true });
     throw error;
   }
