@@ -2,11 +2,10 @@
 import { z } from 'zod';
 import { runAction } from '../actions/context.js';
 import { checkCreateMultiuseInvite } from '../actions/invites.js';
-import { ApiError } from '../errors.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { DEFAULT_INVITE_MINUTES, MAX_INVITE_MINUTES } from '../lib/invites.js';
-import { ROLE_VALUES, Role } from '../lib/roles.js';
+import { Role } from '../lib/roles.js';
 
 export default endpoint({
   method: 'POST',
@@ -15,13 +14,7 @@ export default endpoint({
     invite_expires_in_minutes: p
       .json(z.number().int().max(MAX_INVITE_MINUTES).nullable())
       .default(DEFAULT_INVITE_MINUTES),
-    invite_as: p
-      .int()
-      .then((role, name) => {
-        if (!ROLE_VALUES.includes(role)) throw new ApiError(`Invalid ${name}`);
-        return role;
-      })
-      .default(Role.MEMBER),
+    invite_as: p.role().default(Role.MEMBER),
     stream_ids: p.json(z.array(z.number().int())).default([]),
   },
   async handler({ params, user, realm, services }) {

@@ -2,21 +2,13 @@
 // default streams, outgoing webhook or (one file, multipart) avatar.
 import { checkUpdateBot } from '../actions/bots.js';
 import { runAction } from '../actions/context.js';
-import { ApiError } from '../errors.js';
 import { p } from '../http/params.js';
-import { ROLE_VALUES } from '../lib/roles.js';
 import { botRoute, jsonUrl } from './bot-params.js';
 
 const params = {
   bot_id: p.pathInt(),
   full_name: p.string().optional(),
-  role: p
-    .int()
-    .then((role, name) => {
-      if (!ROLE_VALUES.includes(role)) throw new ApiError(`Invalid ${name}`);
-      return role;
-    })
-    .optional(),
+  role: p.role().optional(),
   bot_owner_id: p.int().optional(),
   service_payload_url: jsonUrl().optional(),
   service_interface: p.int().default(1),

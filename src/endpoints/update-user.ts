@@ -5,8 +5,6 @@ import { checkUpdateUser } from '../actions/user-update.js';
 import { endpoint } from '../http/endpoint.js';
 import { p } from '../http/params.js';
 import { checkProfileDataList } from '../lib/profile-values.js';
-import { ApiError } from '../errors.js';
-import { ROLE_VALUES } from '../lib/roles.js';
 
 export default endpoint({
   method: 'PATCH',
@@ -14,13 +12,7 @@ export default endpoint({
   params: {
     user_id: p.pathInt(),
     full_name: p.string().optional(),
-    role: p
-      .int()
-      .then((role, name) => {
-        if (!ROLE_VALUES.includes(role)) throw new ApiError(`Invalid ${name}`);
-        return role;
-      })
-      .optional(),
+    role: p.role().optional(),
     profile_data: p.json(z.unknown()).then((value, name) => checkProfileDataList(value, name, true)).optional(),
   },
   async handler({ params, user, realm, services }) {

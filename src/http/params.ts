@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { ApiError, InvalidJsonError, NotFoundError, RequestConfusingVarError, RequestVariableMissingError } from '../errors.js';
 import { MAX_JSON_DEPTH, MAX_LIST_ITEMS, tooManyItems } from '../lib/limits.js';
+import { ROLE_VALUES } from '../lib/roles.js';
 import { parseJsonValue } from '../lib/settings-registry.js';
 
 export type RawParams = Record<string, string>;
@@ -75,6 +76,15 @@ export const p = {
   /** A JSON integer. */
   int(options: { min?: number; max?: number } = {}): Param<number> {
     return new Param((raw, name) => checkInt(parseJsonValue(raw, name), name, options.min, options.max));
+  },
+
+  /** A role value (owner, administrator, moderator, member, guest), as the reference numbers them. */
+  role(): Param<number> {
+    return new Param((raw, name) => {
+      const role = checkInt(parseJsonValue(raw, name), name);
+      if (!ROLE_VALUES.includes(role)) throw invalid(`Invalid ${name}`);
+      return role;
+    });
   },
 
   /** A JSON boolean. */
